@@ -1,0 +1,85 @@
+"""spacy-pii: find personal data as typed, exact character spans inside any spaCy pipeline.
+
+``import spacy_pii`` is cheap: it imports neither torch nor transformers, and the spaCy
+components register through entry points, so ``nlp.add_pipe("pii_rules")`` works without it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .errors import (
+    ConfigError,
+    InputTooLarge,
+    InvalidInput,
+    OverlapError,
+    PiiError,
+    PolicyMismatch,
+    SpanOffsetError,
+    TaxonomyError,
+    UnknownLabel,
+    UnknownType,
+)
+from .hits import Hit
+from .taxonomy import Taxonomy, load_taxonomy
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+
+__version__ = "0.1.0"
+
+# Names resolved on first use, so that importing the package does not import spaCy's
+# pipeline machinery or optional extras.
+_LAZY = {
+    "redact": ("spacy_pii.redact", "redact"),
+    "restore": ("spacy_pii.redact", "restore"),
+    "mask_mapping": ("spacy_pii.redact", "mask_mapping"),
+    "restore_mapping": ("spacy_pii.redact", "restore_mapping"),
+    "RestoreResult": ("spacy_pii.redact", "RestoreResult"),
+    "find_combinations": ("spacy_pii.quasi", "find_combinations"),
+    "find_rule_hits": ("spacy_pii.detectors", "find_rule_hits"),
+    "RuleSettings": ("spacy_pii.detectors", "RuleSettings"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from importlib import import_module
+
+        module_name, attribute = _LAZY[name]
+        value = getattr(import_module(module_name), attribute)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'spacy_pii' has no attribute {name!r}")
+
+
+def load(name: str = "default", **kwargs: Any) -> Language:
+    """Load a PII pipeline.
+
+    ``"rules"`` builds blank English with ``pii_rules`` and ``pii_merge``. ``"default"`` is the
+    trained pipeline shipped inside the package when present, else the rules pipeline. Any
+    other name or path goes to :func:`spacy.load`, with ``kwargs`` passed through.
+    """
+    from .pipeline.assemble import load_pipeline
+
+    return load_pipeline(name, **kwargs)
+
+
+__all__ = [
+    "ConfigError",
+    "Hit",
+    "InputTooLarge",
+    "InvalidInput",
+    "OverlapError",
+    "PiiError",
+    "PolicyMismatch",
+    "SpanOffsetError",
+    "Taxonomy",
+    "TaxonomyError",
+    "UnknownLabel",
+    "UnknownType",
+    "__version__",
+    "load",
+    "load_taxonomy",
+    *_LAZY,
+]

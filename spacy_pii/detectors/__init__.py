@@ -1,0 +1,147 @@
+"""Rule detectors: pure Python, ``str`` in, :class:`~spacy_pii.hits.Hit` out.
+
+Each module owns the forms that one standard or one well-kept library decides, and names
+that source in its docstring. :func:`build_detectors` turns :class:`RuleSettings` into
+detector objects; :func:`find_hits` folds look-alike characters, runs the detectors and
+maps every hit back to an exact slice of the original text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ..hits import Hit
+from .base import Detector, check_text
+from .fold import fold_confusables
+
+# Public type -> the detectors that emit it. Imported lazily so that importing the
+# package stays cheap and a type the caller disabled costs nothing.
+RULE_TYPES: tuple[str, ...] = ("SECRET", "GOV_ID", "PAYMENT", "EMAIL", "PHONE", "IP_ADDRESS")
+
+# libphonenumber's region codes for the phone rule when the caller names none. "US" and
+# "GB" cover the national formats most common in English text; international numbers
+# with "+" parse in every region regardless.
+DEFAULT_PHONE_REGIONS: tuple[str, ...] = ("US", "GB")
+
+# python-stdnum validators available to the opt-in national-id rule, by country code.
+GOV_ID_COUNTRIES: tuple[str, ...] = ("GB", "DE", "FR", "ES", "IT", "NL", "SE", "IN", "CA", "BR")
+
+
+class RuleSettings(BaseModel):
+    """What the rule lane looks for. Validated, frozen, and serialised by ``pii_rules``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    types: tuple[str, ...] = RULE_TYPES
+    phone_regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS
+    gov_id_countries: tuple[str, ...] = ()
+    fold_confusables: bool = True
+    max_length: int | None = Field(default=None, gt=0)
+
+    @field_validator("types")
+    @classmethod
+    def _known_types(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = sorted(set(value) - set(RULE_TYPES))
+        if unknown:
+            raise ValueError(f"no rule detects {unknown}; rule types are {list(RULE_TYPES)}")
+        return value
+
+    @field_validator("phone_regions")
+    @classmethod
+    def _known_regions(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        import phonenumbers
+
+        unknown = sorted(set(value) - phonenumbers.SUPPORTED_REGIONS)
+        if unknown:
+            raise ValueError(f"unknown phone regions {unknown}")
+        return value
+
+    @field_validator("gov_id_countries")
+    @classmethod
+    def _known_countries(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = sorted(set(value) - set(GOV_ID_COUNTRIES))
+        if unknown:
+            raise ValueError(
+                f"no national-id rule for {unknown}; available: {list(GOV_ID_COUNTRIES)}"
+            )
+        return value
+
+
+def build_detectors(settings: RuleSettings) -> list[Detector]:
+    """Instantiate the detectors that ``settings`` enables, in a fixed order."""
+    wanted = set(settings.types)
+    detectors: list[Detector] = []
+    if "SECRET" in wanted:
+        from .secret import SecretDetector
+
+        detectors.append(SecretDetector())
+    if "GOV_ID" in wanted:
+        from .gov_id import NationalIdDetector, SsnDetector
+
+        detectors.append(SsnDetector())
+        if settings.gov_id_countries:
+            detectors.append(NationalIdDetector(settings.gov_id_countries))
+    if "PAYMENT" in wanted:
+        from .payment import CardDetector, IbanDetector
+
+        detectors.extend([CardDetector(), IbanDetector()])
+    if "EMAIL" in wanted:
+        from .email import EmailDetector
+
+        detectors.append(EmailDetector())
+    if "PHONE" in wanted:
+        from .phone import PhoneDetector
+
+        detectors.append(PhoneDetector(settings.phone_regions))
+    if "IP_ADDRESS" in wanted:
+        from .network import IpAddressDetector
+
+        detectors.append(IpAddressDetector())
+    return detectors
+
+
+def find_hits(
+    text: str, detectors: Sequence[Detector], *, fold: bool = True, max_length: int | None = None
+) -> list[Hit]:
+    """Run ``detectors`` over ``text`` and return hits whose offsets index ``text`` itself.
+
+    Hits are sorted by ``(start, end, label, detector)`` so the output does not depend on
+    detector order.
+    """
+    check_text(text, max_length)
+    if not text:
+        return []
+    folded = fold_confusables(text) if fold else None
+    scan = folded.text if folded is not None else text
+    hits: set[Hit] = set()
+    for detector in detectors:
+        for hit in detector.find(scan):
+            if folded is not None and folded.origin is not None:
+                start, end = folded.to_original(hit.start, hit.end)
+                hit = Hit(start, end, hit.label, hit.score, hit.detector, hit.kind)
+            hits.add(hit)
+    return sorted(hits, key=lambda h: (h.start, h.end, h.label, h.detector))
+
+
+def find_rule_hits(text: str, settings: RuleSettings | None = None) -> list[Hit]:
+    """One-call convenience: build the detectors for ``settings`` and run them on ``text``."""
+    settings = settings or RuleSettings()
+    return find_hits(
+        text, build_detectors(settings), fold=settings.fold_confusables,
+        max_length=settings.max_length,
+    )
+
+
+__all__ = [
+    "DEFAULT_PHONE_REGIONS",
+    "GOV_ID_COUNTRIES",
+    "RULE_TYPES",
+    "Detector",
+    "RuleSettings",
+    "build_detectors",
+    "check_text",
+    "find_hits",
+    "find_rule_hits",
+]

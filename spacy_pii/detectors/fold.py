@@ -1,0 +1,101 @@
+"""Fold look-alike characters so that rules see ASCII forms, while offsets stay on the original.
+
+Attackers and sloppy copy-paste both produce "ａｄａ@example.com" (fullwidth), "аda@example.com"
+(Cyrillic a) and "4242\u200b4242..." (a zero-width space inside a card number). Each of these
+would slip past an ASCII pattern. Folding maps each such character to its ASCII twin (one
+character to one) and deletes invisible format characters, and records for every folded
+position the index it came from, so a hit on the folded text maps back to an exact slice of
+the original.
+
+Sources: Unicode's confusables data (UTS #39) for the Cyrillic and Greek letters that render
+like Latin ones; NFKC width folding for the fullwidth forms U+FF01..U+FF5E; the Unicode
+general category Cf for zero-width characters.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+# Cyrillic and Greek letters that are visually identical to an ASCII letter (UTS #39
+# confusables, restricted to the one-to-one, same-case pairs).
+_HOMOGLYPHS = {
+    # Cyrillic
+    "а": "a", "в": "B", "е": "e", "к": "k", "м": "M", "н": "H", "о": "o", "р": "p",
+    "с": "c", "т": "T", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j", "ԁ": "d",
+    "ԛ": "q", "ԝ": "w", "ӏ": "l",
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
+    "С": "C", "Т": "T", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ү": "Y", "Ԛ": "Q",
+    "Ԝ": "W",
+    # Greek
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
+    "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ν": "v",
+    "ι": "i",
+    # Look-alike punctuation that matters to the rules
+    "＠": "@", "﹫": "@", "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "−": "-",
+    "．": ".", "。": ".",
+}
+
+
+def _build_table() -> dict[int, str]:
+    table = {ord(k): v for k, v in _HOMOGLYPHS.items()}
+    # Fullwidth ASCII U+FF01..U+FF5E is ASCII + 0xFEE0 (the Unicode Halfwidth and
+    # Fullwidth Forms block); NFKC folds exactly this way.
+    for code in range(0xFF01, 0xFF5F):
+        table[code] = chr(code - 0xFEE0)
+    table[0x3000] = " "  # ideographic space
+    # Other Unicode decimal digits (Arabic-Indic, Devanagari, ...) fold to their value.
+    for code in range(0x80, 0x10000):
+        char = chr(code)
+        if code not in table and unicodedata.category(char) == "Nd":
+            table[code] = str(unicodedata.digit(char))
+    return table
+
+
+_TABLE = _build_table()
+
+
+def _is_invisible(char: str) -> bool:
+    # Category Cf holds the zero-width space/joiners, the BOM and bidi controls.
+    return unicodedata.category(char) == "Cf"
+
+
+@dataclass(frozen=True, slots=True)
+class FoldedText:
+    """The folded string, and for each of its characters the index in the original."""
+
+    text: str
+    origin: tuple[int, ...] | None  # None when folding changed nothing
+
+    def to_original(self, start: int, end: int) -> tuple[int, int]:
+        """Map a folded ``[start, end)`` back to the original string's indices."""
+        if self.origin is None:
+            return start, end
+        return self.origin[start], self.origin[end - 1] + 1
+
+
+def fold_confusables(text: str) -> FoldedText:
+    """Fold look-alike and invisible characters; keep a map back to the original offsets."""
+    if text.isascii():
+        return FoldedText(text, None)
+    chars: list[str] = []
+    origin: list[int] = []
+    changed = False
+    for index, char in enumerate(text):
+        if ord(char) < 0x80:
+            chars.append(char)
+            origin.append(index)
+            continue
+        if _is_invisible(char):
+            changed = True
+            continue
+        replacement = _TABLE.get(ord(char))
+        if replacement is not None:
+            changed = True
+            chars.append(replacement)
+        else:
+            chars.append(char)
+        origin.append(index)
+    if not changed:
+        return FoldedText(text, None)
+    return FoldedText("".join(chars), tuple(origin))

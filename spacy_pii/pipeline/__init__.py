@@ -1,0 +1,1 @@
+"""spaCy adapters: each module holds one component factory over the pure core."""

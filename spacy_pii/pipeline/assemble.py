@@ -1,0 +1,37 @@
+"""Build or load whole PII pipelines: the rules-only pipeline and the shipped default."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import spacy
+from spacy.language import Language
+
+# The trained default pipeline ships inside the package, built by `spacy project run all`.
+SHIPPED_PIPELINE = "models/en_pii_default"
+
+
+def rules_pipeline(lang: str = "en", **rules_config: Any) -> Language:
+    """Blank ``lang`` with ``pii_rules`` and ``pii_merge``: structured PII, no model."""
+    nlp = spacy.blank(lang)
+    nlp.add_pipe("pii_rules", config=rules_config or None)
+    nlp.add_pipe("pii_merge")
+    return nlp
+
+
+def shipped_pipeline_path() -> Path | None:
+    """The folder of the embedded trained pipeline, or ``None`` if this build has none."""
+    candidate = resources.files("spacy_pii") / SHIPPED_PIPELINE
+    path = Path(str(candidate))
+    return path if (path / "config.cfg").is_file() else None
+
+
+def load_pipeline(name: str = "default", **kwargs: Any) -> Language:
+    if name == "rules":
+        return rules_pipeline(**kwargs)
+    if name == "default":
+        path = shipped_pipeline_path()
+        return spacy.load(path, **kwargs) if path is not None else rules_pipeline()
+    return spacy.load(name, **kwargs)

@@ -1,0 +1,24 @@
+"""Shared fixtures. Paths point inside the repository so CI never reads ../shared."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+EXTERNAL = REPO / "corpus" / "external"
+
+
+@pytest.fixture(scope="session")
+def taxonomy():
+    from spacy_pii.taxonomy import load_taxonomy
+
+    return load_taxonomy()
+
+
+@pytest.fixture(scope="session")
+def rules_nlp():
+    import spacy_pii
+
+    return spacy_pii.load("rules")
