@@ -21,6 +21,21 @@ from .errors import (
     UnknownType,
 )
 from .hits import Hit
+from .quasi import QuasiFinding, find_combinations
+from .redact import (
+    MaskHit,
+    MaskResult,
+    MissingExtra,
+    Operator,
+    RestoreMappingResult,
+    RestoreResult,
+    UnknownSpan,
+    mask_mapping,
+    parse_operators,
+    redact,
+    restore,
+    restore_mapping,
+)
 from .taxonomy import Taxonomy, load_taxonomy
 
 if TYPE_CHECKING:
@@ -28,15 +43,10 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-# Names resolved on first use, so that importing the package does not import spaCy's
-# pipeline machinery or optional extras.
+# Names resolved on first use, so that importing the package stays cheap. The redaction
+# names above are imported eagerly on purpose: ``spacy_pii.redact`` must be the function,
+# not the submodule that ``import spacy_pii.redact`` would otherwise bind to the name.
 _LAZY = {
-    "redact": ("spacy_pii.redact", "redact"),
-    "restore": ("spacy_pii.redact", "restore"),
-    "mask_mapping": ("spacy_pii.redact", "mask_mapping"),
-    "restore_mapping": ("spacy_pii.redact", "restore_mapping"),
-    "RestoreResult": ("spacy_pii.redact", "RestoreResult"),
-    "find_combinations": ("spacy_pii.quasi", "find_combinations"),
     "find_rule_hits": ("spacy_pii.detectors", "find_rule_hits"),
     "RuleSettings": ("spacy_pii.detectors", "RuleSettings"),
 }
@@ -70,16 +80,31 @@ __all__ = [
     "Hit",
     "InputTooLarge",
     "InvalidInput",
+    "MaskHit",
+    "MaskResult",
+    "MissingExtra",
+    "Operator",
     "OverlapError",
     "PiiError",
     "PolicyMismatch",
+    "QuasiFinding",
+    "RestoreMappingResult",
+    "RestoreResult",
+    "RuleSettings",
     "SpanOffsetError",
     "Taxonomy",
     "TaxonomyError",
     "UnknownLabel",
+    "UnknownSpan",
     "UnknownType",
     "__version__",
+    "find_combinations",
+    "find_rule_hits",
     "load",
     "load_taxonomy",
-    *_LAZY,
+    "mask_mapping",
+    "parse_operators",
+    "redact",
+    "restore",
+    "restore_mapping",
 ]

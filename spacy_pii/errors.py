@@ -45,9 +45,7 @@ class OverlapError(PiiError, ValueError):
     """Two spans overlap where the caller promised they would not. Offsets only."""
 
     def __init__(self, first: tuple[int, int], second: tuple[int, int]) -> None:
-        super().__init__(
-            f"spans {first[0]}:{first[1]} and {second[0]}:{second[1]} overlap"
-        )
+        super().__init__(f"spans {first[0]}:{first[1]} and {second[0]}:{second[1]} overlap")
 
 
 class SpanOffsetError(PiiError, ValueError):

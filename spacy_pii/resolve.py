@@ -48,9 +48,7 @@ def _priority(hit: Hit, taxonomy: Taxonomy) -> tuple:
     )
 
 
-def fold_hits(
-    hits: Iterable[Hit], taxonomy: Taxonomy, dropped: Counter | None = None
-) -> list[Hit]:
+def fold_hits(hits: Iterable[Hit], taxonomy: Taxonomy, dropped: Counter | None = None) -> list[Hit]:
     """Return the hits with labels folded to public types; explicit drops are counted."""
     folded: list[Hit] = []
     for hit in hits:

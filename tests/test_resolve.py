@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -122,5 +123,5 @@ def test_result_is_order_independent_and_never_overlaps(taxonomy, hits, rng: ran
     shuffled = list(hits)
     rng.shuffle(shuffled)
     assert resolve(shuffled, taxonomy).spans == first
-    for left, right in zip(first, first[1:], strict=False):
+    for left, right in itertools.pairwise(first):
         assert left.end <= right.start

@@ -13,8 +13,17 @@ from spacy_pii.taxonomy import load_taxonomy, parse_taxonomy
 
 SHIPPED = Path(__file__).resolve().parents[1] / "spacy_pii" / "data" / "taxonomy-2026.11.yaml"
 REQUIRED_TYPES = {
-    "SECRET", "GOV_ID", "PAYMENT", "EMAIL", "PHONE", "IP_ADDRESS",
-    "USERNAME", "PERSON", "ADDRESS", "DATE_OF_BIRTH", "ORG",
+    "SECRET",
+    "GOV_ID",
+    "PAYMENT",
+    "EMAIL",
+    "PHONE",
+    "IP_ADDRESS",
+    "USERNAME",
+    "PERSON",
+    "ADDRESS",
+    "DATE_OF_BIRTH",
+    "ORG",
 }
 
 
@@ -24,7 +33,7 @@ def _shipped_dict() -> dict:
 
 def test_shipped_taxonomy_has_the_public_types(taxonomy):
     assert taxonomy.version == "2026.11"
-    assert REQUIRED_TYPES <= set(taxonomy.types)
+    assert set(taxonomy.types) >= REQUIRED_TYPES
 
 
 @pytest.mark.parametrize(
@@ -93,10 +102,27 @@ def test_every_drop_has_a_reason(taxonomy):
 
 def test_presidio_default_entities_are_all_mapped(taxonomy):
     presidio_entities = [
-        "CREDIT_CARD", "CRYPTO", "DATE_TIME", "EMAIL_ADDRESS", "IBAN_CODE", "IP_ADDRESS",
-        "LOCATION", "MAC_ADDRESS", "MEDICAL_LICENSE", "NRP", "ORGANIZATION", "PERSON",
-        "PHONE_NUMBER", "UK_NHS", "URL", "US_BANK_NUMBER", "US_DRIVER_LICENSE", "US_ITIN",
-        "US_PASSPORT", "US_SSN", "UUID",
+        "CREDIT_CARD",
+        "CRYPTO",
+        "DATE_TIME",
+        "EMAIL_ADDRESS",
+        "IBAN_CODE",
+        "IP_ADDRESS",
+        "LOCATION",
+        "MAC_ADDRESS",
+        "MEDICAL_LICENSE",
+        "NRP",
+        "ORGANIZATION",
+        "PERSON",
+        "PHONE_NUMBER",
+        "UK_NHS",
+        "URL",
+        "US_BANK_NUMBER",
+        "US_DRIVER_LICENSE",
+        "US_ITIN",
+        "US_PASSPORT",
+        "US_SSN",
+        "UUID",
     ]
     for entity in presidio_entities:
         taxonomy.fold(entity)

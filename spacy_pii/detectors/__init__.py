@@ -129,7 +129,9 @@ def find_rule_hits(text: str, settings: RuleSettings | None = None) -> list[Hit]
     """One-call convenience: build the detectors for ``settings`` and run them on ``text``."""
     settings = settings or RuleSettings()
     return find_hits(
-        text, build_detectors(settings), fold=settings.fold_confusables,
+        text,
+        build_detectors(settings),
+        fold=settings.fold_confusables,
         max_length=settings.max_length,
     )
 

@@ -16,7 +16,7 @@ SHIPPED_PIPELINE = "models/en_pii_default"
 def rules_pipeline(lang: str = "en", **rules_config: Any) -> Language:
     """Blank ``lang`` with ``pii_rules`` and ``pii_merge``: structured PII, no model."""
     nlp = spacy.blank(lang)
-    nlp.add_pipe("pii_rules", config=rules_config or None)
+    nlp.add_pipe("pii_rules", config=rules_config)
     nlp.add_pipe("pii_merge")
     return nlp
 

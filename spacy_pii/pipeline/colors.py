@@ -4,6 +4,4 @@ from __future__ import annotations
 
 from ..taxonomy import load_taxonomy
 
-DISPLACY_COLORS: dict[str, str] = {
-    name: spec.color for name, spec in load_taxonomy().types.items()
-}
+DISPLACY_COLORS: dict[str, str] = {name: spec.color for name, spec in load_taxonomy().types.items()}

@@ -11,6 +11,7 @@ saved by ``to_disk``, so a packaged pipeline needs no file from this repository.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -232,29 +233,35 @@ class PiiMerge(Pipe):
         self.set_policy(data["policy"])
 
     def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
-        return srsly.json_dumps(self._to_dict()).encode("utf-8")
+        return json.dumps(self._to_dict()).encode("utf-8")
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = ()) -> PiiMerge:
-        self._from_dict(srsly.json_loads(bytes_data))
+        self._from_dict(json.loads(bytes_data))
         return self
 
     def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
         path = ensure_path(path)
         path.mkdir(parents=True, exist_ok=True)
         data = self._to_dict()
-        srsly.write_json(path / "cfg.json", data["cfg"])
+        (path / "cfg.json").write_text(json.dumps(data["cfg"], indent=2), encoding="utf-8")
         srsly.write_yaml(path / "taxonomy.yaml", data["taxonomy"])
         if data["policy"] is not None:
-            srsly.write_json(path / "policy.json", data["policy"])
+            (path / "policy.json").write_text(
+                json.dumps(data["policy"], indent=2), encoding="utf-8"
+            )
 
     def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> PiiMerge:
         path = ensure_path(path)
         policy_path = path / "policy.json"
         self._from_dict(
             {
-                "cfg": srsly.read_json(path / "cfg.json"),
+                "cfg": json.loads((path / "cfg.json").read_text(encoding="utf-8")),
                 "taxonomy": srsly.read_yaml(path / "taxonomy.yaml"),
-                "policy": srsly.read_json(policy_path) if policy_path.exists() else None,
+                "policy": (
+                    json.loads(policy_path.read_text(encoding="utf-8"))
+                    if policy_path.exists()
+                    else None
+                ),
             }
         )
         return self

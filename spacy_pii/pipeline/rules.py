@@ -8,11 +8,11 @@ overlap; ``pii_merge`` resolves them.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-import srsly
 from pydantic import ValidationError
 from spacy.language import Language
 from spacy.pipeline import Pipe
@@ -82,9 +82,7 @@ def _settings(**values: Any) -> RuleSettings:
     try:
         return RuleSettings(**given)
     except ValidationError as err:
-        problems = "; ".join(
-            f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors()
-        )
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors())
         raise ConfigError(f"invalid pii_rules settings: {problems}") from None
 
 
@@ -152,21 +150,24 @@ class PiiRules(Pipe):
         try:
             self.settings = RuleSettings(**data["settings"])
         except ValidationError as err:
-            raise ConfigError(f"invalid saved pii_rules settings: {err.error_count()} errors")
+            message = f"invalid saved pii_rules settings: {err.error_count()} errors"
+            raise ConfigError(message) from None
         self._detectors = build_detectors(self.settings)
 
     def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
-        return srsly.json_dumps(self._to_dict()).encode("utf-8")
+        return json.dumps(self._to_dict()).encode("utf-8")
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = ()) -> PiiRules:
-        self._from_dict(srsly.json_loads(bytes_data))
+        self._from_dict(json.loads(bytes_data))
         return self
 
     def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
         path = ensure_path(path)
         path.mkdir(parents=True, exist_ok=True)
-        srsly.write_json(path / "settings.json", self._to_dict())
+        (path / "settings.json").write_text(json.dumps(self._to_dict(), indent=2), encoding="utf-8")
 
     def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> PiiRules:
-        self._from_dict(srsly.read_json(ensure_path(path) / "settings.json"))
+        self._from_dict(
+            json.loads((ensure_path(path) / "settings.json").read_text(encoding="utf-8"))
+        )
         return self

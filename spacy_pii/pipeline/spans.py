@@ -8,6 +8,7 @@ component splits the tokens that a hit boundary falls inside, so every hit becom
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 
 from spacy.tokens import Doc, Span, SpanGroup
@@ -34,7 +35,7 @@ def split_tokens_at(doc: Doc, offsets: Iterable[int]) -> None:
         for token_index, cuts in cuts_by_token.items():
             token = doc[token_index]
             bounds = [0, *sorted(cuts), len(token.text)]
-            orths = [token.text[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+            orths = [token.text[a:b] for a, b in itertools.pairwise(bounds)]
             heads = [(token, 0)] * len(orths)
             retokenizer.split(token, orths, heads=heads)
 

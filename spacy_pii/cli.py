@@ -1,0 +1,266 @@
+"""The ``spacy-pii`` command line. Each command parses options and calls the package.
+
+Exit codes: 0 success; 1 a control failed (the gate, or calibration failing closed);
+2 bad input (a malformed file, an unknown label, a bad option). Errors name files, line
+numbers, labels and counts, never source text.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from pydantic import ValidationError
+
+from .errors import PiiError
+from .scoring import (
+    Document,
+    EvaluationResult,
+    describe_validation_error,
+    read_documents,
+)
+from .taxonomy import Taxonomy, load_taxonomy
+
+app = typer.Typer(
+    name="spacy-pii",
+    help="Find, score, gate and calibrate PII spans.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+METRICS_KIND = "spacy-pii.metrics"
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _fail(message: str, code: int) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)
+
+
+def _typed_errors(func: F) -> F:
+    """Turn the package's typed errors into a one-line message and exit code 2."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except PiiError as err:
+            raise _fail(f"{type(err).__name__}: {err}", 2) from None
+        except ValidationError as err:
+            raise _fail(describe_validation_error(err), 2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+# -- shared helpers (thin; the logic is in scoring, gate, calibration and report) --------------
+
+Gold = Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="Gold JSONL.")]
+ModelOpt = Annotated[
+    str | None, typer.Option("--model", help="'rules', an installed pipeline or a path.")
+]
+PredOpt = Annotated[
+    Path | None,
+    typer.Option("--pred", exists=True, dir_okay=False, help="Predictions JSONL, gold order."),
+]
+FloorOpt = Annotated[list[str] | None, typer.Option("--floor", help="LABEL=VALUE; repeatable.")]
+SupportOpt = Annotated[
+    int | None,
+    typer.Option("--min-support", min=1, help="Gold spans each gated label needs."),
+]
+
+
+def _progress(items: Iterator[Any], total: int, desc: str) -> Iterator[Any]:
+    from tqdm import tqdm
+
+    # stderr, and silent when stderr is not a terminal, so logs stay clean.
+    yield from tqdm(items, total=total, desc=desc, unit="doc", file=sys.stderr, disable=None)
+
+
+def predict_with_model(
+    name: str, gold_docs: list[Document], taxonomy: Taxonomy, batch_size: int = 64
+) -> list[Document]:
+    """Run a pipeline over the gold texts and read ``doc.spans["pii"]`` and its scores."""
+    import spacy_pii
+
+    nlp = spacy_pii.load(name)
+    texts = (d.text for d in gold_docs)
+    predicted = []
+    for doc in _progress(nlp.pipe(texts, batch_size=batch_size), len(gold_docs), "predict"):
+        group = doc.spans.get("pii", [])
+        scores = list(group.attrs.get("scores", [])) if len(group) else []
+        spans = [
+            {
+                "start": span.start_char,
+                "end": span.end_char,
+                "label": span.label_,
+                "score": scores[i] if i < len(scores) else None,
+            }
+            for i, span in enumerate(group)
+        ]
+        predicted.append(Document.from_raw(doc.text, spans, taxonomy=taxonomy))
+    return predicted
+
+
+def _predictions(
+    gold_docs: list[Document], model: str | None, pred: Path | None, taxonomy: Taxonomy
+) -> list[Document]:
+    if (model is None) == (pred is None):
+        raise _fail("give exactly one of --model or --pred", 2)
+    if model is not None:
+        return predict_with_model(model, gold_docs, taxonomy)
+    assert pred is not None
+    pred_docs = read_documents(pred, taxonomy=taxonomy)
+    if len(pred_docs) != len(gold_docs):
+        raise _fail(f"{pred.name} has {len(pred_docs)} lines, the gold file {len(gold_docs)}", 2)
+    for number, (g, p) in enumerate(zip(gold_docs, pred_docs, strict=True), start=1):
+        if g.text != p.text:
+            raise _fail(f"{pred.name} line {number}: text differs from gold line {number}", 2)
+    return pred_docs
+
+
+# -- commands -----------------------------------------------------------------------------------
+
+
+@app.command()
+@_typed_errors
+def evaluate(
+    gold: Gold,
+    model: ModelOpt = None,
+    pred: PredOpt = None,
+    output: Annotated[Path | None, typer.Option("--output", help="Metrics JSON.")] = None,
+    report: Annotated[Path | None, typer.Option("--report", help="HTML report.")] = None,
+    markdown: Annotated[Path | None, typer.Option("--markdown", help="Markdown report.")] = None,
+    show_values: Annotated[
+        bool, typer.Option("--show-values", help="Put raw PII values in outputs.")
+    ] = False,
+    min_support: SupportOpt = None,
+    floor: FloorOpt = None,
+    context: Annotated[int, typer.Option(min=0, help="Context characters per side.")] = 40,
+) -> None:
+    """Score predictions against gold spans; print scores and the gate's verdict."""
+    from . import gate as gate_mod
+    from . import report as report_mod
+    from .calibration import labels_from_predictions, sweep_by_label
+    from .scoring import evaluate as score
+
+    taxonomy = load_taxonomy()
+    gold_docs = read_documents(gold, taxonomy=taxonomy)
+    pred_docs = _predictions(gold_docs, model, pred, taxonomy)
+    result = score(
+        gold_docs, pred_docs, taxonomy=taxonomy, context_chars=context, show_values=show_values
+    )
+    floors = gate_mod.parse_floors(floor or [], taxonomy)
+    verdict = gate_mod.run_gate(result, floors=floors, min_support=min_support, taxonomy=taxonomy)
+    typer.echo(report_mod.format_table(result, verdict))
+    if output is not None:
+        metrics = {
+            "kind": METRICS_KIND,
+            "inputs": {"gold": gold.name, "model": model, "pred": pred.name if pred else None},
+            "evaluation": result.to_dict(),
+            "gate": verdict.to_dict(),
+        }
+        output.write_text(json.dumps(metrics, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    if report is not None or markdown is not None:
+        curves = sweep_by_label(labels_from_predictions(gold_docs, pred_docs))
+        if report is not None:
+            views = report_mod.error_views(
+                gold_docs, pred_docs, context_chars=context, show_values=show_values
+            )
+            report_mod.write_html(
+                report, result, verdict, curves=curves, views=views, show_values=show_values
+            )
+        if markdown is not None:
+            report_mod.write_markdown(
+                markdown, result, verdict, curves=curves, show_values=show_values
+            )
+
+
+def load_metrics(path: Path) -> EvaluationResult:
+    """The evaluation inside a metrics JSON written by ``evaluate``."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as err:
+        raise _fail(f"{path.name} is not valid JSON (line {err.lineno})", 2) from None
+    if not isinstance(data, dict) or data.get("kind") != METRICS_KIND:
+        raise _fail(f"{path.name} is not a spacy-pii metrics file", 2)
+    return EvaluationResult.model_validate(data.get("evaluation"))
+
+
+@app.command()
+@_typed_errors
+def gate(
+    metrics: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="Metrics JSON.")],
+    floor: FloorOpt = None,
+    min_support: SupportOpt = None,
+) -> None:
+    """Exit 1 when a gated label's recall is below its floor or its support too small."""
+    from . import gate as gate_mod
+    from .report import format_table
+
+    taxonomy = load_taxonomy()
+    result = load_metrics(metrics)
+    floors = gate_mod.parse_floors(floor or [], taxonomy)
+    verdict = gate_mod.run_gate(result, floors=floors, min_support=min_support, taxonomy=taxonomy)
+    typer.echo(format_table(result, verdict))
+    for failure in verdict.failures:
+        typer.echo(f"FAIL {failure.label}: {failure.reason}", err=True)
+    if not verdict.passed:
+        raise typer.Exit(1)
+
+
+@app.command()
+@_typed_errors
+def calibrate(
+    dev: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="Held-out dev JSONL.")],
+    calibration_version: Annotated[
+        str, typer.Option("--calibration-version", help="Hash of the model calibrated.")
+    ],
+    eval_set_version: Annotated[
+        str, typer.Option("--eval-set-version", help="Version of the dev set.")
+    ],
+    model: ModelOpt = None,
+    pred: PredOpt = None,
+    floor: FloorOpt = None,
+    min_support: SupportOpt = None,
+    output: Annotated[Path | None, typer.Option("--output", help="Policy JSON.")] = None,
+) -> None:
+    """Pick per-label thresholds that keep recall above its floor; fail closed (exit 1)."""
+    from .calibration import CalibrationError, labels_from_predictions, reliability
+    from .calibration import calibrate as run_calibration
+    from .gate import parse_floors
+
+    taxonomy = load_taxonomy()
+    gold_docs = read_documents(dev, taxonomy=taxonomy)
+    pred_docs = _predictions(gold_docs, model, pred, taxonomy)
+    try:
+        policy = run_calibration(
+            gold_docs,
+            pred_docs,
+            eval_set_version=eval_set_version,
+            calibration_version=calibration_version,
+            floors=parse_floors(floor or [], taxonomy),
+            min_support=min_support,
+            taxonomy=taxonomy,
+        )
+    except CalibrationError as err:
+        raise _fail(str(err), 1) from None
+    spans = labels_from_predictions(gold_docs, pred_docs)
+    for label, entry in policy.labels.items():
+        ece = reliability(s for s in spans if s.label == label).ece
+        typer.echo(
+            f"{label}: threshold {entry.threshold:.4f}  P {entry.measured_precision:.3f}  "
+            f"R {entry.measured_recall:.3f} (floor {entry.recall_floor:.2f}, n={entry.support})"
+            f"  ECE {ece:.3f}"
+        )
+    if output is not None:
+        policy.save(output)
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,51 @@
+"""Look-alike folding: rules see ASCII, offsets stay on the original string."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spacy_pii.detectors.fold import fold_confusables
+
+
+@pytest.mark.parametrize(
+    ("original", "folded"),
+    [
+        ("ａｄａ＠example.com", "ada@example.com"),  # fullwidth forms (NFKC width folding)
+        ("аdа@example.com", "ada@example.com"),  # Cyrillic a (UTS #39 confusable)
+        ("ΑΒΕ", "ABE"),  # Greek capitals
+        ("4242\u200b4242", "42424242"),  # zero-width space (category Cf) removed
+        ("٤٢٤٢", "4242"),  # Arabic-Indic digits (category Nd)
+        ("plain ascii", "plain ascii"),
+    ],
+)
+def test_folds_to_ascii(original, folded):
+    assert fold_confusables(original).text == folded
+
+
+def test_ascii_text_is_returned_without_a_map():
+    result = fold_confusables("nothing to fold")
+    assert result.origin is None
+    assert result.to_original(2, 5) == (2, 5)
+
+
+def test_offsets_map_back_over_removed_characters():
+    original = "card 4242\u200b4242\u200b4242\u200b4242 ok"
+    result = fold_confusables(original)
+    start = result.text.index("4242")
+    start_o, end_o = result.to_original(start, start + 16)
+    assert original[start_o:end_o] == "4242\u200b4242\u200b4242\u200b4242"
+
+
+@given(st.text(max_size=60))
+def test_every_folded_character_maps_to_an_original_index(text):
+    result = fold_confusables(text)
+    if result.origin is None:
+        assert result.text == text
+        return
+    assert len(result.origin) == len(result.text)
+    assert list(result.origin) == sorted(set(result.origin))
+    for index, char in enumerate(result.text):
+        source = text[result.origin[index]]
+        assert source == char or len(source) == 1
