@@ -29,9 +29,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from .documents import Document, check_alignment, describe_validation_error
 from .errors import ConfigError, PiiError, PolicyMismatch
 from .gate import gated_floors, required_support
-from .scoring import Document, check_alignment, describe_validation_error
 from .taxonomy import Taxonomy, load_taxonomy
 
 POLICY_SCHEMA_VERSION = 1

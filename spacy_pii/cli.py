@@ -17,13 +17,9 @@ from typing import Annotated, Any, TypeVar
 import typer
 from pydantic import ValidationError
 
+from .documents import Document, describe_validation_error, read_documents
 from .errors import PiiError
-from .scoring import (
-    Document,
-    EvaluationResult,
-    describe_validation_error,
-    read_documents,
-)
+from .scoring import EvaluationResult
 from .taxonomy import Taxonomy, load_taxonomy
 
 app = typer.Typer(

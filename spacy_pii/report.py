@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from .calibration import ThresholdPoint
+from .documents import Document
 from .errors import ConfigError
 from .gate import GateResult
-from .scoring import DEFAULT_CONTEXT_CHARS, Document, EvaluationResult, Scores, document_errors
+from .scoring import DEFAULT_CONTEXT_CHARS, EvaluationResult, Scores, document_errors
 from .taxonomy import Taxonomy, load_taxonomy
 
 # Rows of the worklist a report shows; the full list is in the metrics JSON.

@@ -24,8 +24,8 @@ from spacy_pii.calibration import (
     sweep,
     sweep_by_label,
 )
+from spacy_pii.documents import Document
 from spacy_pii.errors import ConfigError, PiiError, PolicyMismatch
-from spacy_pii.scoring import Document
 
 
 def _s(label: str, score: float | None, is_pii: bool) -> ScoredSpan:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from spacy_pii.calibration import labels_from_predictions, sweep_by_label
+from spacy_pii.documents import Document
 from spacy_pii.errors import ConfigError
 from spacy_pii.gate import run_gate
 from spacy_pii.report import (
@@ -23,7 +24,7 @@ from spacy_pii.report import (
     write_html,
     write_markdown,
 )
-from spacy_pii.scoring import Document, evaluate
+from spacy_pii.scoring import evaluate
 
 TEXT = "Call Ada Byron on 415-555-0134 or SSN 078-05-1120 before noon"
 VALUES = ("Ada Byron", "415-555-0134", "078-05-1120", "555-0134", "Byron")

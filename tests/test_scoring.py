@@ -9,19 +9,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from spacy_pii.errors import UnknownLabel
-from spacy_pii.gate import run_gate
-from spacy_pii.scoring import (
+from spacy_pii.documents import (
     AlignmentError,
     CorpusLineError,
     Document,
     Span,
     document_to_json,
-    evaluate,
-    masked_text,
     parse_document,
     read_documents,
 )
+from spacy_pii.errors import UnknownLabel
+from spacy_pii.gate import run_gate
+from spacy_pii.scoring import evaluate, masked_text
 
 # Seed 000's fixture, re-made with our own text: a person, a social security number whose
 # predicted end is one character short, an address, and an e-mail nobody annotated.
