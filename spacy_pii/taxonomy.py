@@ -178,7 +178,7 @@ class _UniqueKeyLoader(yaml.SafeLoader):
 def parse_taxonomy(text: str) -> Taxonomy:
     """Parse and validate taxonomy YAML text."""
     try:
-        data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - SafeLoader subclass
+        data = yaml.load(text, Loader=_UniqueKeyLoader)
     except yaml.YAMLError as err:
         raise TaxonomyError(f"taxonomy is not valid YAML: {type(err).__name__}") from None
     return _taxonomy_from_mapping(data)
