@@ -1,0 +1,328 @@
+"""Payment card numbers and IBANs, each confirmed by the check its standard defines.
+
+Sources, one per rule:
+
+- **Card** (``rules.card``): ISO/IEC 7812-1 primary account numbers. The issuer
+  identification number decides the network (the ranges in :data:`ISSUER_RANGES`, as the
+  networks publish them, including UATP's 15-digit airline cards under major industry
+  identifier 1, which Presidio's tests count as cards); the PAN is 12 digits (Maestro,
+  the shortest issued) to 19 (the ISO/IEC 7812-1 maximum); the last digit is the Luhn
+  check digit (ISO/IEC 7812-1 Annex B), computed by python-stdnum's ``stdnum.luhn``. A
+  confirmed number scores ``1.0``.
+  A card is written without separators, or in the groups the networks emboss: blocks of
+  four (``4-4-4-4``, ``4-4-4-4-3``, ``4-4-4``), or ``4-6-5`` (American Express) and
+  ``4-6-4`` (Diners Club); one separator kind, a single space or a single hyphen,
+  throughout.
+- **IBAN** (``rules.iban``): ISO 13616-1. The country code fixes the length and the BBAN
+  structure, and ISO 7064 MOD-97-10 checks the two check digits; python-stdnum's
+  ``stdnum.iban`` holds the per-country registry and runs both checks. National BBAN
+  check digits are not part of ISO 13616 and are not required (python-stdnum's Belgian
+  check rejects ``BE68539007547034``, the registry example that Presidio's tests use). A
+  confirmed IBAN scores
+  ``1.0``. The electronic form is one upper-case run (``DE89370400440532013000``); the
+  paper form is groups of four separated by single spaces, the last group possibly
+  shorter (both as ISO 13616-1 writes them). A hyphen between the groups is also
+  accepted, because Presidio's tests and real forms use it and the checksum still
+  decides. Lower-case letters are refused: ISO 13616-1 writes the country code and BBAN
+  letters in upper case, and Presidio's tests treat ``LV80 bANK ...`` as no IBAN.
+
+Nothing here matches inside a longer token: a run of digits that continues past 19
+digits, or is glued to letters, is not a card, and no card is reported inside an IBAN
+("DE89 3704 0044 0532 0130 00" is one IBAN, not a card plus digits).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Iterator
+
+from stdnum import iban as _iban
+from stdnum import luhn as _luhn
+from stdnum.exceptions import ValidationError
+
+from ..hits import Hit
+
+PAYMENT = "PAYMENT"
+
+# ---------------------------------------------------------------------------------------
+# Cards
+# ---------------------------------------------------------------------------------------
+
+# ISO/IEC 7812-1: a PAN has at most 19 digits; 12 is the shortest issued (Maestro).
+CARD_MIN_DIGITS = 12
+CARD_MAX_DIGITS = 19
+
+# Issuer ranges on the first four digits (inclusive), as each network publishes them.
+# UATP (ISO/IEC 7812 major industry identifier 1, airlines) issues 15-digit cards only.
+ISSUER_RANGES: tuple[tuple[int, int, str], ...] = (
+    (4000, 4999, "visa"),
+    (5100, 5599, "mastercard"),
+    (2221, 2720, "mastercard"),
+    (3400, 3499, "amex"),
+    (3700, 3799, "amex"),
+    (3000, 3059, "diners"),
+    (3600, 3699, "diners"),
+    (3800, 3899, "diners"),
+    (3528, 3589, "jcb"),
+    (6011, 6011, "discover"),
+    (6440, 6599, "discover"),
+    (6200, 6299, "unionpay"),
+    (5000, 5099, "maestro"),
+    (5600, 6999, "maestro"),
+    (1000, 1999, "uatp"),
+)
+_UATP_LENGTH = 15
+
+# Embossed groupings that are not all blocks of four.
+_WIDE_GROUPINGS = frozenset({(4, 6, 5), (4, 6, 4)})
+
+# A maximal run of digit groups joined by single spaces or hyphens. Possessive
+# quantifiers: the run is consumed once and never re-scanned, so the cost is linear.
+# The look-behinds keep the start off the tail of a longer token: a word ("ref4242..."),
+# a hyphen-joined word ("ref-4242..."), a decimal ("1.4242..."), or a group that follows
+# a token ending in a digit, such as an IBAN's head ("DE89 3704 0044 ...": with a wrong
+# MOD-97 check the IBAN rule rejects it, and its tail must not turn into a card).
+_CARD_RUN = re.compile(
+    r"(?<![A-Za-z0-9_])(?<![A-Za-z0-9_]-)(?<![0-9]\.)(?<![0-9] )[0-9]++(?:[ \-][0-9]++)*+"
+)
+_SPACE_TOKEN = re.compile(r"[^ ]++")
+
+
+def luhn_valid(digits: str) -> bool:
+    """Whether ``digits`` carries a correct Luhn check digit (ISO/IEC 7812-1 Annex B).
+
+    Args:
+        digits: ASCII digits only, separators removed.
+
+    Returns:
+        ``False`` for an empty string or any non-digit character.
+    """
+    if not digits or not digits.isascii() or not digits.isdigit():
+        return False
+    return _luhn.is_valid(digits)
+
+
+def card_issuer(digits: str) -> str | None:
+    """The network whose ISO/IEC 7812 issuer range holds ``digits``, or ``None``."""
+    if len(digits) < 4:
+        return None
+    head = int(digits[:4])
+    for low, high, network in ISSUER_RANGES:
+        if low <= head <= high:
+            if network == "uatp" and len(digits) != _UATP_LENGTH:
+                return None
+            return network
+    return None
+
+
+def _grouping_ok(groups: list[str]) -> bool:
+    if len(groups) == 1:
+        return True
+    sizes = tuple(len(group) for group in groups)
+    if sizes in _WIDE_GROUPINGS:
+        return True
+    # Blocks of four, the last one possibly short (4-4-4-4-3 for 19 digits).
+    return len(sizes) >= 3 and all(size == 4 for size in sizes[:-1]) and 1 <= sizes[-1] <= 4
+
+
+def _glued_after(text: str, end: int) -> bool:
+    """Whether the token continues after ``end`` (a letter, a digit, ``-x`` or ``.5``)."""
+    if end >= len(text):
+        return False
+    char = text[end]
+    if char.isascii() and (char.isalnum() or char == "_"):
+        return True
+    if char in "-." and end + 1 < len(text):
+        following = text[end + 1]
+        return following.isascii() and (following.isalnum() or following == "_")
+    return False
+
+
+def _card_digits(groups: list[str]) -> bool:
+    """Whether digit ``groups`` (one, or as written between separators) form a card."""
+    digits = "".join(groups)
+    return (
+        CARD_MIN_DIGITS <= len(digits) <= CARD_MAX_DIGITS
+        and _grouping_ok(groups)
+        and card_issuer(digits) is not None
+        and luhn_valid(digits)
+    )
+
+
+def card_spans(text: str) -> Iterator[tuple[int, int]]:
+    """Yield ``(start, end)`` of every Luhn-valid card number in ``text``.
+
+    A run of digits joined by spaces and hyphens is read as space-separated tokens. A
+    token of 12 or more digits, or a hyphen-joined token, is a candidate on its own
+    ("4012888888881881 4012-8888-8888-1881" is two cards). Consecutive shorter tokens are
+    one candidate that must be a card as a whole: "4242 4242 4242 4242 1234" runs on and
+    is not a card. A token glued to a following word is never part of a card. IBANs are
+    not excluded here; :class:`CardDetector` does that.
+    """
+    for match in _CARD_RUN.finditer(text):
+        if match.end() - match.start() < CARD_MIN_DIGITS:
+            continue  # most runs are short numbers: skip them before any work
+        base = match.start()
+        tokens = [
+            (base + token.start(), base + token.end(), token.group())
+            for token in _SPACE_TOKEN.finditer(match.group())
+        ]
+        glued_last = _glued_after(text, match.end())
+        stretch: list[tuple[int, int, str]] = []
+        stretch_glued = False
+        for index, (start, end, token) in enumerate(tokens):
+            glued = glued_last and index == len(tokens) - 1
+            if token.isdigit() and len(token) < CARD_MIN_DIGITS:
+                stretch.append((start, end, token))
+                stretch_glued = stretch_glued or glued
+                continue
+            if stretch and not stretch_glued and _card_digits([t for _, _, t in stretch]):
+                yield stretch[0][0], stretch[-1][1]
+            stretch, stretch_glued = [], False
+            if not glued and _card_digits(token.split("-")):
+                yield start, end
+        if stretch and not stretch_glued and _card_digits([t for _, _, t in stretch]):
+            yield stretch[0][0], stretch[-1][1]
+
+
+# ---------------------------------------------------------------------------------------
+# IBAN
+# ---------------------------------------------------------------------------------------
+
+# ISO 13616-1: 15 (Norway) to 34 characters; two letters, two check digits, a BBAN of
+# 11 to 30 upper-case letters and digits. The paper form groups by four: after the first
+# group come at least two full groups (15 = 4 + 8 + 3) and at most seven (34 = 4 + 28 + 2),
+# then an optional short group. The separator is the same throughout (the back-reference).
+IBAN_MIN_LENGTH = 15
+IBAN_MAX_LENGTH = 34
+_IBAN = re.compile(
+    r"(?<![A-Za-z0-9_])[A-Z]{2}[0-9]{2}"
+    r"(?:[A-Z0-9]{11,30}+"
+    r"|(?P<sep>[ \-])[A-Z0-9]{4}(?:(?P=sep)[A-Z0-9]{4}){1,6}+(?:(?P=sep)[A-Z0-9]{1,4}+)?+)"
+)
+
+
+def iban_valid(compact: str) -> bool:
+    """Whether ``compact`` is an IBAN by ISO 13616-1 structure and ISO 7064 MOD-97-10.
+
+    Args:
+        compact: the IBAN without separators, in upper case.
+
+    Returns:
+        ``False`` for lower-case letters, separators, an unknown country, a length or
+        BBAN structure the registry does not give that country, or a failed checksum.
+    """
+    if not IBAN_MIN_LENGTH <= len(compact) <= IBAN_MAX_LENGTH:
+        return False
+    if not compact.isascii() or not compact.isalnum() or compact != compact.upper():
+        return False
+    try:
+        _iban.validate(compact, check_country=False)
+    except ValidationError:
+        return False
+    return True
+
+
+def iban_spans(text: str) -> Iterator[tuple[int, int]]:
+    """Yield ``(start, end)`` of every valid IBAN in ``text``, compact or grouped."""
+    for match in _IBAN.finditer(text):
+        start = match.start()
+        separator = match["sep"]
+        if separator is None:
+            if not _glued_after(text, match.end()) and iban_valid(match.group()):
+                yield start, match.end()
+            continue
+        if _glued_after(text, match.end()):
+            continue
+        # The country fixes the length, so at most one cut at a group boundary can pass;
+        # a trailing group that is not part of the IBAN ("... 8901 X") is left out.
+        groups = match.group().split(separator)
+        ends: list[int] = []
+        offset = 0
+        for group in groups:
+            offset += len(group)
+            ends.append(offset)
+            offset += 1
+        for index in range(len(groups), 2, -1):
+            cut = ends[index - 1]
+            if index < len(groups) and separator != " ":
+                continue  # "-" joins one token: a cut inside it would split the token
+            compact = "".join(groups[:index])
+            if iban_valid(compact):
+                yield start, start + cut
+                break
+
+
+# ---------------------------------------------------------------------------------------
+# Detectors
+# ---------------------------------------------------------------------------------------
+
+
+def overlaps_sorted(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether ``[start, end)`` overlaps one of ``spans`` (sorted, non-overlapping).
+
+    A binary search, so that checking every candidate of a long text stays linear-log.
+    """
+    index = bisect_left(spans, (end, -1))
+    return index > 0 and spans[index - 1][1] > start
+
+
+class CardDetector:
+    """Payment card numbers: ISO/IEC 7812 issuer range, length, grouping and Luhn."""
+
+    id = "rules.card"
+    types = frozenset({PAYMENT})
+
+    def find(self, text: str) -> Iterator[Hit]:
+        """Yield a ``PAYMENT`` hit (score 1.0) per card number outside any IBAN."""
+        ibans: list[tuple[int, int]] | None = None
+        for start, end in card_spans(text):
+            if ibans is None:
+                ibans = list(iban_spans(text))
+            if not overlaps_sorted(start, end, ibans):
+                yield Hit(start, end, PAYMENT, 1.0, self.id)
+
+
+class IbanDetector:
+    """IBANs: ISO 13616-1 country length and structure, ISO 7064 MOD-97-10."""
+
+    id = "rules.iban"
+    types = frozenset({PAYMENT})
+
+    def find(self, text: str) -> Iterator[Hit]:
+        """Yield a ``PAYMENT`` hit (score 1.0) per valid IBAN."""
+        for start, end in iban_spans(text):
+            yield Hit(start, end, PAYMENT, 1.0, self.id)
+
+
+def payment_spans(text: str) -> list[tuple[int, int]]:
+    """The characters that cards and IBANs cover, as sorted, disjoint ``(start, end)``.
+
+    Other rules (the phone rule) use it to stay out of payment numbers; the result suits
+    :func:`overlaps_sorted`.
+    """
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted({*card_spans(text), *iban_spans(text)}):
+        if merged and start < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+PATTERNS: tuple[re.Pattern[str], ...] = (_CARD_RUN, _SPACE_TOKEN, _IBAN)
+
+__all__ = [
+    "ISSUER_RANGES",
+    "PATTERNS",
+    "CardDetector",
+    "IbanDetector",
+    "card_issuer",
+    "card_spans",
+    "iban_spans",
+    "iban_valid",
+    "luhn_valid",
+    "overlaps_sorted",
+    "payment_spans",
+]

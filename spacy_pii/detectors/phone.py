@@ -1,0 +1,346 @@
+"""Phone numbers, decided by libphonenumber (the ``phonenumbers`` port) and ITU-T E.164.
+
+Source: libphonenumber's per-region metadata. A candidate scores ``1.0`` when
+``is_valid_number`` accepts it for one of the configured regions (or, written with ``+``
+or an international prefix, for the region its country code names) and, in national
+form, the national prefix is present where the region requires one: the same rule as
+``PhoneNumberMatcher``'s ``Leniency.VALID``, which is what keeps a local subscriber number
+without its area code ("Order 48291", "555 0100" in Germany) out. A number written with
+``+`` whose length is possible for its country code (``is_possible_number``) but that no
+numbering plan validates scores ``None``.
+
+How, and why this way: ``PhoneNumberMatcher`` run once per region measured 1.8M chars/s
+for one region and 430k for eight, with ten times the matches, most of them other
+regions' false hits (ENVIRONMENT.md). Here one linear pattern finds runs of digit groups
+joined by phone punctuation. A run is cut at its spaces into chunks, and at each chunk
+the longest window (at most :data:`MAX_CHUNKS` chunks, :data:`MAX_DIGITS` digits) that
+libphonenumber validates is taken, greedily, left to right. A window reaches
+``phonenumbers.parse`` only when :meth:`RegionPlan.may_be_valid` says the parser could
+accept it.
+
+A national-form window (no "+") must also not be written in more digit groups than the
+number's own format has (:func:`groups_kept`): "212 555 0100" and "0207 946 0958" pass,
+a row of a table such as "21 25 55 01 00" does not. This is libphonenumber's
+``Leniency.STRICT_GROUPING`` loosened to a count; a "+" is evidence enough on its own.
+
+What never counts, whatever libphonenumber says:
+
+- digits glued to a longer token: letters ("ABC2125550100"), a hyphen, dot or slash
+  joined word or number (GUID groups, "v1.2", "14/03/2024"), a time ("10:30");
+- a date written with hyphens or dots ("2024-03-14", "03.14.2024"), a version
+  ("10.0.19041.1") or an IPv4 address ("192.168.100.200");
+- digits inside a Luhn-valid card number or a valid IBAN (:func:`payment_spans`).
+
+A span starts at the ``+`` or the opening parenthesis when the number has one:
+"(212)555-0123," gives "(212)555-0123".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import phonenumbers
+from phonenumbers import NumberParseException
+from phonenumbers.phonenumbermatcher import _is_national_prefix_present_if_required
+
+from ..errors import ConfigError
+from ..hits import Hit
+from .payment import overlaps_sorted, payment_spans
+from .phone_plan import (
+    DIGIT_GROUP,
+    E164_MAX_DIGITS,
+    MAX_CHUNKS,
+    MAX_DIGITS,
+    RegionPlan,
+    groups_kept,
+    starts_with_country_code,
+)
+
+PHONE = "PHONE"
+
+# Spaces that join the groups of one number: the ASCII space, and the no-break, figure,
+# thin and narrow no-break spaces that typography and copy-paste put between groups
+# ("+33\u202f1\u202f42\u202f68\u202f53\u202f00"). Line breaks and tabs end a number.
+_SPACES = " \u00a0\u2007\u2009\u202f"
+
+# A run: an optional "+", then digit groups or a parenthesised group, joined by one space,
+# hyphen or dot (or nothing after a closing parenthesis). Possessive: one pass, no
+# backtracking. The look-behinds keep a start off the tail of a longer token: a word, a
+# hyphen, dot or slash joined token, a time ("10:"), or a token that ends in a digit and
+# is glued to letters ("DE89 3704 ...", "A1 212 ..."), which is the only way a run can
+# start right after a digit and a space.
+_RUN = re.compile(
+    r"(?<![A-Za-z0-9_+])(?<![A-Za-z0-9_][\-./])(?<![0-9]:)"
+    rf"(?<![0-9][{_SPACES}])"
+    r"\+?+(?:\([0-9]{1,6}+\)|[0-9]++)"
+    rf"(?:(?:[{_SPACES}.\-]|(?<=\)))(?:\([0-9]{{1,6}}+\)|[0-9]++))*+"
+)
+_CHUNK = re.compile(rf"[^{_SPACES}]++")
+_ASCII_SPACE = str.maketrans(dict.fromkeys(_SPACES, " "))
+# Dates in the numeric orders people write (ISO 8601 year first; day or month first).
+_DATE = re.compile(
+    r"(?:[0-9]{4}(?P<s1>[\-.])[0-9]{1,2}(?P=s1)[0-9]{1,2}"
+    r"|[0-9]{1,2}(?P<s2>[\-.])[0-9]{1,2}(?P=s2)(?:[0-9]{4}|[0-9]{2}))"
+)
+_DATE_SEPARATOR = re.compile(r"[\-.]")
+
+
+def _is_date(chunk: str) -> bool:
+    match = _DATE.fullmatch(chunk)
+    if match is None:
+        return False
+    parts = [int(part) for part in _DATE_SEPARATOR.split(chunk)]
+    if match["s1"] is not None:  # year, month, day
+        return 1 <= parts[1] <= 12 and 1 <= parts[2] <= 31
+    # Day-month or month-day: either reading must be a calendar date.
+    first, second = parts[0], parts[1]
+    return (1 <= first <= 31 and 1 <= second <= 12) or (1 <= first <= 12 and 1 <= second <= 31)
+
+
+def _is_barrier(chunk: str) -> bool:
+    """Whether a chunk is a date, a version or an IPv4 address and so no part of a phone."""
+    if "." in chunk and "-" not in chunk and "(" not in chunk:
+        groups = chunk.lstrip("+").split(".")
+        if all(group.isdigit() for group in groups):
+            # A version has a one-digit group after the first ("10.0.19041.1"); the first
+            # may be a one-digit trunk or country code ("1.800.275.2273").
+            if any(len(group) == 1 for group in groups[1:]):
+                return True
+            if len(groups) == 4 and all(len(g) <= 3 and int(g) <= 255 for g in groups):
+                return True  # RFC 3986 dotted decimal: the IP rule's, not ours
+    return _is_date(chunk)
+
+
+@dataclass(frozen=True, slots=True)
+class _Chunk:
+    """A space-separated piece of a run, with its digits and digit groups."""
+
+    start: int
+    end: int
+    digits: str
+    groups: tuple[str, ...]
+
+
+class PhoneDetector:
+    """Phone numbers confirmed by libphonenumber for ``regions``.
+
+    Args:
+        regions: ISO 3166-1 alpha-2 region codes that national-format numbers are read
+            for ("US", "GB"). Numbers written with ``+`` are read for every region.
+
+    Raises:
+        ConfigError: a region libphonenumber does not know, or no region at all.
+    """
+
+    id = "rules.phone"
+    types = frozenset({PHONE})
+
+    def __init__(self, regions: Sequence[str] = ("US", "GB")) -> None:
+        regions = tuple(regions)
+        unknown = sorted(set(regions) - phonenumbers.SUPPORTED_REGIONS)
+        if unknown or not regions:
+            raise ConfigError(f"phone_regions: unknown or empty region codes {unknown}")
+        self.regions = regions
+        self._regions = tuple(RegionPlan.load(code) for code in regions)
+        # No national-form window shorter than every configured region's shortest number
+        # (libphonenumber's possible lengths) is worth a look.
+        self._min_national_digits = min(region.min_length for region in self._regions)
+
+    def find(self, text: str) -> Iterator[Hit]:
+        """Yield one ``PHONE`` hit per phone number in ``text``."""
+        # Card and IBAN spans, computed on the first phone-like window only: most texts
+        # have none, and the scan would cost as much as the phone rule itself.
+        payments: list[tuple[int, int]] | None = None
+
+        def in_payment(start: int, end: int) -> bool:
+            nonlocal payments
+            if payments is None:
+                payments = payment_spans(text)
+            return overlaps_sorted(start, end, payments)
+
+        # Verdicts by candidate text: a table that repeats a number pays the parser once.
+        verdicts: dict[str, str | None] = {}
+        for match in _RUN.finditer(text):
+            if (
+                match.end() - match.start() < self._min_national_digits
+                and text[match.start()] != "+"
+            ):
+                continue  # most runs are short numbers: skip them before any work
+            chunks = self._chunks(text, match)
+            if any(chunk is not None for chunk in chunks):
+                yield from self._windows(text, chunks, in_payment, verdicts)
+
+    def _chunks(self, text: str, match: re.Match[str]) -> list[_Chunk | None]:
+        """The run's space-separated chunks; ``None`` marks a chunk no phone may cross."""
+        base = match.start()
+        chunks: list[_Chunk | None] = []
+        for piece in _CHUNK.finditer(match.group()):
+            chunk = piece.group()
+            groups = tuple(DIGIT_GROUP.findall(chunk))
+            digits = "".join(groups)
+            if len(digits) > MAX_DIGITS or _is_barrier(chunk):
+                chunks.append(None)
+            else:
+                chunks.append(_Chunk(base + piece.start(), base + piece.end(), digits, groups))
+        if _glued_after(text, match.end()):
+            chunks[-1] = None  # the last chunk continues a longer token
+        return chunks
+
+    def _windows(
+        self,
+        text: str,
+        chunks: list[_Chunk | None],
+        in_payment: Callable[[int, int], bool],
+        verdicts: dict[str, str | None],
+    ) -> Iterator[Hit]:
+        """Greedy left to right: at each chunk, the longest window that is a phone.
+
+        A window ends at a chunk boundary, holds at most :data:`MAX_CHUNKS` chunks and
+        :data:`MAX_DIGITS` digits, and never crosses a barrier chunk. A valid window is
+        preferred to a merely possible one; among each, the longest.
+        """
+        # Whether a national number may end at chunk boundary e, for some region: it
+        # depends on the groups before e only, so one answer serves every window start.
+        ends: dict[int, bool] = {}
+
+        def national_end(end: int) -> bool:
+            if end not in ends:
+                tail: tuple[str, ...] = ()
+                for chunk in reversed(chunks[max(0, end - MAX_CHUNKS) : end]):
+                    if chunk is None:
+                        break
+                    tail = chunk.groups + tail
+                ends[end] = any(region.national_groups_ok(tail) for region in self._regions)
+            return ends[end]
+
+        index = 0
+        while index < len(chunks):
+            first = chunks[index]
+            if first is None:
+                index += 1
+                continue
+            # The digits and digit groups of the windows [index, index + n), n = 0, 1, ...
+            digits, groups = [""], [()]
+            stop = index
+            while stop < len(chunks) and stop - index < MAX_CHUNKS:
+                chunk = chunks[stop]
+                if chunk is None or len(digits[-1]) + len(chunk.digits) > MAX_DIGITS:
+                    break
+                digits.append(digits[-1] + chunk.digits)
+                groups.append(groups[-1] + chunk.groups)
+                stop += 1
+            international = text[first.start] == "+"
+            floor = 2 if international else self._min_national_digits
+            # A window read through an international prefix or a country code depends on
+            # its first digits only, the same for every window from here.
+            prefixed = international or any(
+                region.may_have_prefix(digits[-1]) for region in self._regions
+            )
+            best: tuple[int, float | None] | None = None
+            for end_index in range(stop, index, -1):
+                size = end_index - index
+                if len(digits[size]) < floor:
+                    break
+                if not (prefixed or national_end(end_index)):
+                    continue  # no region could read it: spare the verdict
+                last = chunks[end_index - 1]
+                assert last is not None
+                candidate = text[first.start : last.end]
+                if candidate not in verdicts:
+                    verdicts[candidate] = self._verdict(candidate, digits[size], groups[size])
+                verdict = verdicts[candidate]
+                if verdict is None or in_payment(first.start, last.end):
+                    continue
+                if verdict == _VALID:
+                    best = (end_index, 1.0)
+                    break
+                if verdict == _POSSIBLE and best is None:
+                    best = (end_index, None)
+            if best is None:
+                index += 1
+                continue
+            end_index, score = best
+            last = chunks[end_index - 1]
+            assert last is not None
+            yield Hit(first.start, last.end, PHONE, score, self.id)
+            index = end_index
+
+    def _verdict(self, candidate: str, digits: str, written: tuple[str, ...]) -> str | None:
+        """``"valid"``, ``"possible"`` (``+`` only) or ``None`` for one window."""
+        if not candidate.isascii():
+            candidate = candidate.translate(_ASCII_SPACE)  # libphonenumber knows only " "
+        if candidate.startswith("+"):
+            return _international(candidate, digits)
+        for region in self._regions:
+            if not region.may_be_valid(digits, written):
+                continue
+            try:
+                number = phonenumbers.parse(candidate, region.code, keep_raw_input=True)
+            except NumberParseException:
+                continue
+            # Leniency.VALID: a valid number, and its national prefix where required.
+            if (
+                phonenumbers.is_valid_number(number)
+                and _is_national_prefix_present_if_required(number)
+                and _keeps_groups(candidate, number)
+            ):
+                return _VALID
+        return None
+
+
+def _keeps_groups(candidate: str, number: phonenumbers.PhoneNumber) -> bool:
+    """:func:`groups_kept` against the number's own international format.
+
+    libphonenumber's ``Leniency.STRICT_GROUPING`` idea, for national-form windows only;
+    a window written with "+" is exempt, the "+" being evidence enough
+    ("+30 21 0 1234567").
+    """
+    formatted = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
+    expected = DIGIT_GROUP.findall(formatted)[1:]  # without the country code
+    return groups_kept(DIGIT_GROUP.findall(candidate), expected)
+
+
+_VALID = "valid"
+_POSSIBLE = "possible"
+
+
+def _international(candidate: str, digits: str) -> str | None:
+    """``"valid"``, ``"possible"`` or ``None`` for a candidate that starts with ``+``."""
+    # E.164: a country code and at least one more digit, at most 15 digits; one more for
+    # a national prefix in parentheses ("+44 (0)20 ...").
+    if not 2 <= len(digits) <= E164_MAX_DIGITS + 1:
+        return None
+    if not starts_with_country_code(digits):
+        return None
+    try:
+        number = phonenumbers.parse(candidate, None)
+    except NumberParseException:
+        return None
+    if phonenumbers.is_valid_number(number):
+        return _VALID
+    if phonenumbers.is_possible_number(number):
+        return _POSSIBLE
+    return None
+
+
+def _glued_after(text: str, end: int) -> bool:
+    """Whether the run continues a longer token: a letter or digit, "-x", ".x", "/x", ":5"."""
+    if end >= len(text):
+        return False
+    char = text[end]
+    if char.isascii() and (char.isalnum() or char == "_"):
+        return True
+    if end + 1 < len(text):
+        following = text[end + 1]
+        if char in "-./" and following.isascii() and (following.isalnum() or following == "_"):
+            return True
+        if char == ":" and following.isdigit():
+            return True
+    return False
+
+
+PATTERNS: tuple[re.Pattern[str], ...] = (_RUN, _CHUNK, _DATE, _DATE_SEPARATOR)
+
+__all__ = ["E164_MAX_DIGITS", "MAX_CHUNKS", "MAX_DIGITS", "PATTERNS", "PhoneDetector"]
