@@ -17,6 +17,7 @@ from spacy_pii.detectors.fold import fold_confusables
         ("ΑΒΕ", "ABE"),  # Greek capitals
         ("4242\u200b4242", "42424242"),  # zero-width space (category Cf) removed
         ("٤٢٤٢", "4242"),  # Arabic-Indic digits (category Nd)
+        ("4242\u00a04242\u202f4242", "4242 4242 4242"),  # no-break and narrow no-break spaces
         ("plain ascii", "plain ascii"),
     ],
 )
@@ -49,3 +50,11 @@ def test_every_folded_character_maps_to_an_original_index(text):
     for index, char in enumerate(result.text):
         source = text[result.origin[index]]
         assert source == char or len(source) == 1
+
+
+def test_card_grouped_with_no_break_spaces_is_found_on_the_original():
+    from spacy_pii.detectors import RuleSettings, find_rule_hits
+
+    text = "card 4242\u00a04242\u00a04242\u00a04242 ok"
+    (hit,) = find_rule_hits(text, RuleSettings(types=("PAYMENT",)))
+    assert text[hit.start : hit.end] == "4242\u00a04242\u00a04242\u00a04242"

@@ -95,7 +95,10 @@ def _build_table() -> dict[int, str]:
     # Fullwidth Forms block); NFKC folds exactly this way.
     for code in range(0xFF01, 0xFF5F):
         table[code] = chr(code - 0xFEE0)
-    table[0x3000] = " "  # ideographic space
+    # Spaces that print as a space and separate digit groups in typeset numbers: no-break
+    # (U+00A0), figure (U+2007), thin (U+2009), narrow no-break (U+202F), ideographic (U+3000).
+    for code in (0x00A0, 0x2007, 0x2009, 0x202F, 0x3000):
+        table[code] = " "
     # Other Unicode decimal digits (Arabic-Indic, Devanagari, ...) fold to their value.
     for code in range(0x80, 0x10000):
         char = chr(code)
