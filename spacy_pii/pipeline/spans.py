@@ -19,8 +19,10 @@ from ..hits import Hit
 def split_tokens_at(doc: Doc, offsets: Iterable[int]) -> None:
     """Split every token that a character offset falls strictly inside."""
     cuts_by_token: dict[int, set[int]] = {}
+    # doc.text joins every token on each access: read the length once, not per offset.
+    text_length = len(doc.text)
     for offset in offsets:
-        if offset <= 0 or offset >= len(doc.text):
+        if offset <= 0 or offset >= text_length:
             continue
         token_index = _token_containing(doc, offset)
         if token_index is None:

