@@ -325,3 +325,19 @@ def test_find_terminates_on_adversarial_input(text: str):
     for detector in (CARD, IBAN):
         list(detector.find(text))
     assert time.perf_counter() - started < 5.0
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("card 213176828496175 ok", True),  # JCB legacy IIN 2131, 15 digits, Luhn-valid
+        ("card 213176828496176 ok", False),  # the same with a wrong check digit
+        ("card 2131768284961750 ok", False),  # 16 digits: not a legacy JCB length
+    ],
+    ids=["iso7812-jcb-2131-15", "iso7812-jcb-2131-bad-luhn", "iso7812-jcb-2131-16"],
+)
+def test_jcb_legacy_fifteen_digit_range(text, found):
+    from spacy_pii.detectors import RuleSettings, find_rule_hits
+
+    hits = find_rule_hits(text, RuleSettings(types=("PAYMENT",)))
+    assert bool(hits) is found

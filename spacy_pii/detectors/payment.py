@@ -71,8 +71,12 @@ ISSUER_RANGES: tuple[tuple[int, int, str], ...] = (
     (5000, 5099, "maestro"),
     (5600, 6999, "maestro"),
     (1000, 1999, "uatp"),
+    (2131, 2131, "jcb-legacy"),
 )
-_UATP_LENGTH = 15
+# UATP and JCB's legacy 2131 range (the JCB IIN table of ISO/IEC 7812 registrations)
+# issue 15-digit cards only.
+_FIFTEEN_DIGIT_NETWORKS = frozenset({"uatp", "jcb-legacy"})
+_FIFTEEN_DIGITS = 15
 
 # Embossed groupings that are not all blocks of four.
 _WIDE_GROUPINGS = frozenset({(4, 6, 5), (4, 6, 4)})
@@ -110,7 +114,7 @@ def card_issuer(digits: str) -> str | None:
     head = int(digits[:4])
     for low, high, network in ISSUER_RANGES:
         if low <= head <= high:
-            if network == "uatp" and len(digits) != _UATP_LENGTH:
+            if network in _FIFTEEN_DIGIT_NETWORKS and len(digits) != _FIFTEEN_DIGITS:
                 return None
             return network
     return None
