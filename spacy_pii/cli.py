@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,7 +25,7 @@ from .taxonomy import Taxonomy, load_taxonomy
 
 app = typer.Typer(
     name="spacy-pii",
-    help="Find, score, gate and calibrate PII spans.",
+    help="Find, score, gate, calibrate and redact PII spans.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -256,6 +257,109 @@ def calibrate(
         )
     if output is not None:
         policy.save(output)
+
+
+# -- redact: the logic is in spacy_pii.stream --------------------------------------------------
+
+
+def _read_operators(value: str | None) -> dict[str, Any] | None:
+    """``--operators``: inline JSON (starts with ``{``) or the path of a JSON file."""
+    if value is None:
+        return None
+    try:
+        text = value if value.lstrip().startswith("{") else Path(value).read_text("utf-8")
+    except OSError:
+        raise _fail(f"--operators: cannot read {Path(value).name}", 2) from None
+    try:
+        operators = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise _fail(f"--operators is not valid JSON (line {err.lineno})", 2) from None
+    if not isinstance(operators, dict):
+        raise _fail("--operators must be a JSON object: {TYPE: operator}", 2)
+    return operators
+
+
+def _input_format(source: str, fmt: str | None) -> str:
+    if fmt is not None:
+        return fmt
+    suffix = Path(source).suffix.lower() if source != "-" else ".jsonl"
+    if suffix in (".jsonl", ".ndjson"):
+        return "jsonl"
+    if suffix == ".txt":
+        return "text"
+    raise _fail(f"cannot tell the format of {Path(source).name}; pass --format jsonl|text", 2)
+
+
+@app.command()
+@_typed_errors
+def redact(
+    source: Annotated[str, typer.Argument(help="JSONL or text file; '-' reads stdin.")],
+    output: Annotated[str, typer.Option("-o", "--output", help="JSONL out; '-' = stdout.")] = "-",
+    text_field: Annotated[str, typer.Option("--text-field", help="JSONL text field.")] = "text",
+    fmt: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            help="jsonl | text (one doc per line). Default: .txt or .jsonl; stdin: jsonl.",
+        ),
+    ] = None,
+    model: Annotated[str, typer.Option("--model", help="rules, default, a name or path.")] = (
+        "default"
+    ),
+    n_process: Annotated[int, typer.Option("--n-process", min=1)] = 1,
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Docs per batch.")] = 256,
+    operators: Annotated[
+        str | None, typer.Option("--operators", help="JSON object or JSON file: TYPE -> op.")
+    ] = None,
+    key_env: Annotated[
+        str, typer.Option("--key-env", help="Env variable holding the hash/fake key.")
+    ] = "SPACY_PII_KEY",
+    vault: Annotated[
+        Path | None, typer.Option("--vault", dir_okay=False, help="Write the vault here.")
+    ] = None,
+    include_values: Annotated[
+        bool, typer.Option("--include-values", help="Put span values (not secrets) in output.")
+    ] = False,
+    keep: Annotated[
+        list[str] | None, typer.Option("--keep", help="JSONL field to copy as-is; repeatable.")
+    ] = None,
+    on_error: Annotated[str, typer.Option("--on-error", help="skip | fail")] = "skip",
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue after the last complete output line.")
+    ] = False,
+    risk: Annotated[bool, typer.Option("--risk", help="Add quasi-identifier findings.")] = False,
+) -> None:
+    """Redact a JSONL or text file: one output record per input line, in order.
+
+    A line that cannot be processed becomes {"line": N, "error": KIND}; see spacy_pii.stream.
+    """
+    from .stream import StreamFailed, StreamOptions, load_redaction_pipeline, redact_file
+
+    opts = StreamOptions(
+        fmt=_input_format(source, fmt),
+        text_field=text_field,
+        keep_fields=tuple(keep or ()),
+        include_values=include_values,
+        risk=risk,
+        on_error=on_error,
+        batch_size=batch_size,
+        n_process=n_process,
+    )
+    if source != "-" and not Path(source).is_file():
+        raise _fail(f"no input file {Path(source).name}", 2)
+    nlp = load_redaction_pipeline(
+        model, operators=_read_operators(operators), key_env=key_env, risk=risk
+    )
+    try:
+        stats = redact_file(nlp, source, output, opts, vault=vault, resume=resume)
+    except StreamFailed as err:
+        raise _fail(f"{Path(source).name} {err}", 2) from None
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, as Unix filters do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(1) from None
+    for line in stats.summary():
+        typer.echo(line, err=True)
 
 
 if __name__ == "__main__":
