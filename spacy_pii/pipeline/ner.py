@@ -1,0 +1,325 @@
+"""``pii_ner``: the trainable lane for names, addresses, organisations, usernames, birth dates.
+
+A thin adapter over spaCy's :class:`~spacy.pipeline.SpanCategorizer` in its single-label
+form: a softmax over the labels plus a negative label, scored on candidate spans from a
+suggester. It is a span categorizer rather than the transition-based ``ner`` because the
+merge and the calibration need a probability per span (DESIGN contracts 2 and 3), which
+``ner`` gives only through a beam; see ``configs/README.md`` for the measurements.
+
+What it adds to spaCy's component:
+
+* our defaults: ``spans_key`` ``pii_ner``, the ``pii.spans_scorer.v1`` scorer on that key;
+* the output group carries ``attrs["scores"]`` as plain floats and ``attrs["detectors"]``,
+  positional with the spans, as ``pii_merge`` reads them;
+* a span is kept when its best *positive* label reaches ``threshold``, even where the
+  negative label wins the softmax, so calibration can sweep below 0.5 for recall floors;
+  kept spans are then chosen greedily by probability without overlap, because the merge
+  prefers the longer of two overlapping spans and would otherwise keep a long,
+  improbable span over the short, probable one inside it;
+* PERSON spans lose leading honorifics (:mod:`spacy_pii.conventions`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy
+from spacy.language import Language
+from spacy.pipeline.spancat import SpanCategorizer, Suggester
+from spacy.tokens import Doc, Span, SpanGroup
+from spacy.training import Example, validate_examples
+from spacy.util import registry
+from thinc.api import Config, Model, Ops, Optimizer, get_current_ops, set_dropout_rate
+from thinc.types import Floats2d, Ints2d, Ragged
+
+from ..conventions import leading_honorifics
+from ..errors import ConfigError
+
+# The standalone default: spaCy's single-label span categorizer model with its own small
+# tok2vec (spaCy's spancat_singlelabel default). The configs in configs/ replace the
+# tok2vec with a listener to a shared tok2vec or transformer.
+DEFAULT_PII_NER_MODEL = Config().from_str(
+    """
+[model]
+@architectures = "spacy.SpanCategorizer.v1"
+
+[model.scorer]
+@layers = "Softmax.v2"
+
+[model.reducer]
+@layers = "spacy.mean_max_reducer.v1"
+hidden_size = 128
+
+[model.tok2vec]
+@architectures = "spacy.Tok2Vec.v2"
+
+[model.tok2vec.embed]
+@architectures = "spacy.MultiHashEmbed.v2"
+width = 96
+rows = [5000, 1000, 2500, 1000]
+attrs = ["NORM", "PREFIX", "SUFFIX", "SHAPE"]
+include_static_vectors = false
+
+[model.tok2vec.encode]
+@architectures = "spacy.MaxoutWindowEncoder.v2"
+width = 96
+window_size = 1
+maxout_pieces = 3
+depth = 4
+"""
+)["model"]
+
+DEFAULT_PII_NER_CONFIG: dict[str, Any] = {
+    "model": DEFAULT_PII_NER_MODEL,
+    # 1 to 4 tokens hold 99% of PERSON and ORG spans in presidio synth and WNUT-17 train
+    # (after pii_rules' token splitting); long addresses need a span finder, see configs/.
+    "suggester": {"@misc": "spacy.ngram_range_suggester.v1", "min_size": 1, "max_size": 4},
+    "spans_key": "pii_ner",
+    "threshold": 0.5,
+    "negative_weight": 1.0,
+    "trim_honorifics": True,
+    "train_on_gold_spans": True,
+    "scorer": {"@scorers": "pii.spans_scorer.v1", "spans_key": "pii_ner"},
+}
+
+
+@Language.factory(
+    "pii_ner",
+    assigns=["doc.spans"],
+    default_config=DEFAULT_PII_NER_CONFIG,
+    default_score_weights={
+        "spans_pii_ner_f": 1.0,
+        "spans_pii_ner_p": 0.0,
+        "spans_pii_ner_r": 0.0,
+        "spans_pii_ner_per_type": None,
+    },
+)
+def make_pii_ner(
+    nlp: Language,
+    name: str,
+    model: Model[tuple[list[Doc], Ragged], Floats2d],
+    suggester: Suggester,
+    spans_key: str,
+    threshold: float,
+    negative_weight: float,
+    trim_honorifics: bool,
+    train_on_gold_spans: bool,
+    scorer: Callable | None,
+) -> PiiNer:
+    """Label candidate spans with PII types and a probability each.
+
+    Args:
+        model: a span categorizer model whose output is a softmax over the labels plus one
+            negative label (``spacy.SpanCategorizer.v1`` with ``Softmax.v2``).
+        suggester: proposes candidate spans (an n-gram range, or a span finder's key).
+        spans_key: the ``doc.spans`` key to write, and to read gold from in training.
+        threshold: the least probability of a span's best label for the span to be kept.
+        negative_weight: a multiplier on the loss of negative candidates.
+        trim_honorifics: drop leading honorifics from PERSON spans.
+        train_on_gold_spans: in training, add the gold spans to the suggestions, so the
+            model learns every gold span even where the suggester missed it (a span
+            finder early in training finds almost no long address).
+        scorer: the scoring function for ``nlp.evaluate``.
+    """
+    return PiiNer(
+        nlp.vocab,
+        model=model,
+        suggester=suggester,
+        name=name,
+        spans_key=spans_key,
+        threshold=threshold,
+        negative_weight=negative_weight,
+        trim_honorifics=trim_honorifics,
+        train_on_gold_spans=train_on_gold_spans,
+        scorer=scorer,
+    )
+
+
+class PiiNer(SpanCategorizer):
+    """The model lane. See :func:`make_pii_ner` for the settings."""
+
+    def __init__(
+        self,
+        vocab,
+        model: Model,
+        suggester: Suggester,
+        name: str = "pii_ner",
+        *,
+        spans_key: str = "pii_ner",
+        threshold: float = 0.5,
+        negative_weight: float = 1.0,
+        trim_honorifics: bool = True,
+        train_on_gold_spans: bool = True,
+        scorer: Callable | None = None,
+    ) -> None:
+        if not 0.0 <= threshold <= 1.0:
+            raise ConfigError("pii_ner threshold must lie in [0, 1]")
+        if negative_weight <= 0.0:
+            raise ConfigError("pii_ner negative_weight must be positive")
+        super().__init__(
+            vocab,
+            model=model,
+            suggester=suggester,
+            name=name,
+            add_negative_label=True,
+            spans_key=spans_key,
+            negative_weight=negative_weight,
+            allow_overlap=False,
+            max_positive=1,
+            threshold=threshold,
+            scorer=scorer,
+        )
+        self.cfg["trim_honorifics"] = trim_honorifics
+        self.cfg["train_on_gold_spans"] = train_on_gold_spans
+
+    def update(
+        self,
+        examples: Iterable[Example],
+        *,
+        drop: float = 0.0,
+        sgd: Optimizer | None = None,
+        losses: dict[str, float] | None = None,
+    ) -> dict[str, float]:
+        """spaCy's ``SpanCategorizer.update``, with the gold spans added to the suggestions.
+
+        A span categorizer learns only on the spans its suggester proposes. With a span
+        finder as suggester, gold spans it misses (most long addresses, early on) would
+        never be shown as positives; here they always are (``train_on_gold_spans``).
+        """
+        losses = {} if losses is None else losses
+        losses.setdefault(self.name, 0.0)
+        examples = list(examples)
+        validate_examples(examples, "PiiNer.update")
+        docs = [eg.predicted for eg in examples]
+        if not any(len(doc) for doc in docs):
+            return losses
+        spans = self.suggester(docs, ops=self.model.ops)
+        if self.cfg.get("train_on_gold_spans", True):
+            spans = self._add_gold_spans(examples, spans)
+        if spans.lengths.sum() == 0:
+            return losses
+        set_dropout_rate(self.model, drop)
+        scores, backprop_scores = self.model.begin_update((docs, spans))
+        loss, d_scores = self.get_loss(examples, (spans, scores))
+        backprop_scores(d_scores)
+        if sgd is not None:
+            self.finish_update(sgd)
+        losses[self.name] += loss
+        return losses
+
+    def _add_gold_spans(self, examples: list[Example], suggested: Ragged) -> Ragged:
+        ops = self.model.ops
+        data = ops.to_numpy(suggested.dataXd).reshape((-1, 2))
+        lengths = ops.to_numpy(suggested.lengths)
+        rows: list[tuple[int, int]] = []
+        counts: list[int] = []
+        offset = 0
+        for eg, count in zip(examples, lengths, strict=True):
+            found = {(int(a), int(b)) for a, b in data[offset : offset + int(count)]}
+            offset += int(count)
+            found.update((span.start, span.end) for span in self._get_aligned_spans(eg))
+            counts.append(len(found))
+            rows.extend(sorted(found))
+        array = numpy.asarray(rows, dtype="i").reshape((-1, 2))
+        return Ragged(ops.asarray2i(array), ops.asarray1i(numpy.asarray(counts, dtype="i")))
+
+    def score(self, examples: Iterable[Example], **kwargs: Any) -> dict[str, Any]:
+        """Score ``doc.spans[spans_key]`` with the configured scorer.
+
+        spaCy's ``SpanCategorizer.score`` passes its whole ``cfg`` (``spans_key``,
+        ``allow_overlap``, ...) to the scorer; ``pii.spans_scorer.v1`` is bound to its key and
+        fixes those itself, so only the caller's keyword arguments go through.
+        """
+        return self.scorer(examples, **kwargs) if self.scorer is not None else {}
+
+    def set_annotations(self, docs: Iterable[Doc], indices_scores: tuple[Ragged, Floats2d]) -> None:
+        """Write the kept spans with ``scores`` and ``detectors`` attrs."""
+        indices, scores = indices_scores
+        ops = self.model.ops
+        lengths = ops.to_numpy(indices.lengths)
+        all_scores = ops.to_numpy(scores)
+        offset = 0
+        for i, doc in enumerate(docs):
+            count = int(lengths[i])
+            doc.spans[self.key] = self._span_group(
+                doc, ops.to_numpy(indices[i].dataXd), all_scores[offset : offset + count]
+            )
+            offset += count
+
+    def _span_group(self, doc: Doc, indices: Ints2d, scores: Floats2d) -> SpanGroup:
+        chosen = select_spans(
+            indices, scores, threshold=float(self.cfg["threshold"]), n_labels=len(self.labels)
+        )
+        spans: list[Span] = []
+        probabilities: list[float] = []
+        for start, end, label_index, probability in chosen:
+            label = self.labels[label_index]
+            if label == "PERSON" and self.cfg.get("trim_honorifics", True):
+                start += leading_honorifics([t.text for t in doc[start:end]])
+            spans.append(Span(doc, start, end, label=label))
+            probabilities.append(probability)
+        group = SpanGroup(doc, name=self.key, spans=spans)
+        group.attrs["scores"] = probabilities
+        group.attrs["detectors"] = [self.name] * len(spans)
+        return group
+
+
+def select_spans(
+    indices: Ints2d, scores: Floats2d, *, threshold: float, n_labels: int
+) -> list[tuple[int, int, int, float]]:
+    """Keep candidates whose best positive label reaches ``threshold``, without overlap.
+
+    ``scores`` has one column per label and a last, negative column. Candidates are taken
+    by probability, highest first (ties: earlier start, then longer span, so the result does
+    not depend on the suggester's order); one that overlaps a taken span is skipped.
+    Returns ``(start, end, label_index, probability)`` sorted by start.
+    """
+    if scores.size == 0 or n_labels == 0:
+        return []
+    positive = numpy.asarray(scores)[:, :n_labels]
+    best = positive.argmax(axis=1)
+    best_scores = positive[numpy.arange(len(best)), best]
+    starts = numpy.asarray(indices)[:, 0]
+    ends = numpy.asarray(indices)[:, 1]
+    keep = numpy.flatnonzero(best_scores >= threshold)
+    order = sorted(keep, key=lambda i: (-best_scores[i], starts[i], starts[i] - ends[i]))
+    taken = numpy.zeros(int(ends.max()) if len(ends) else 0, dtype=bool)
+    chosen = []
+    for i in order:
+        start, end = int(starts[i]), int(ends[i])
+        if taken[start:end].any():
+            continue
+        taken[start:end] = True
+        chosen.append((start, end, int(best[i]), float(best_scores[i])))
+    chosen.sort()
+    return chosen
+
+
+@registry.misc("pii.ngram_preset_suggester.v1")
+def build_ngram_preset_suggester(sizes: list[int], spans_key: str) -> Suggester:
+    """Suggest every n-gram of the given sizes, plus the spans in ``doc.spans[spans_key]``.
+
+    Short n-grams cover names (1 to 4 tokens hold 99% of PERSON and ORG gold spans in
+    presidio synth and WNUT-17 train) without waiting for a span finder to learn them;
+    the span finder's key adds the long spans (addresses run to 20 tokens there) that an
+    n-gram range could only cover at twenty candidates per token.
+    """
+    if not sizes or min(sizes) < 1:
+        raise ConfigError("n-gram sizes must be positive")
+
+    def suggest(docs: Iterable[Doc], *, ops: Ops | None = None) -> Ragged:
+        ops = ops or get_current_ops()
+        rows: list[tuple[int, int]] = []
+        lengths: list[int] = []
+        for doc in docs:
+            found = {(i, i + n) for n in sizes for i in range(len(doc) - n + 1)}
+            group = doc.spans.get(spans_key, None)
+            if group is not None:
+                found.update((span.start, span.end) for span in group)
+            lengths.append(len(found))
+            rows.extend(sorted(found))
+        data = numpy.asarray(rows, dtype="i").reshape((-1, 2))
+        return Ragged(ops.asarray2i(data), ops.asarray1i(numpy.asarray(lengths, dtype="i")))
+
+    return suggest

@@ -1,0 +1,295 @@
+"""pii_ner: config validation, span selection, serialization, scores and processes."""
+
+from __future__ import annotations
+
+import random
+
+import numpy
+import pytest
+import spacy
+from spacy.training import Example
+from thinc.api import ConfigValidationError
+
+import spacy_pii.pipeline.ner  # noqa: F401  (registers pii_ner until the entry point lands)
+from spacy_pii.conventions import leading_honorifics
+from spacy_pii.errors import ConfigError
+from spacy_pii.pipeline.ner import build_ngram_preset_suggester, select_spans
+
+TRAIN = [
+    ("My name is Ada Lovelace and I code.", [(11, 23, "PERSON")]),
+    ("Please call Grace Hopper tomorrow.", [(12, 24, "PERSON")]),
+    ("Alan Turing lives at 12 Baker Street, London.", [(0, 11, "PERSON"), (21, 44, "ADDRESS")]),
+    ("The meeting is at noon.", []),
+    ("Send it to 4 Elm Road, Leeds please.", [(11, 28, "ADDRESS")]),
+    ("Ask Dr. Linus Pauling about it.", [(8, 21, "PERSON")]),
+]
+
+
+def _examples(nlp):
+    examples = []
+    for text, spans in TRAIN:
+        reference = nlp.make_doc(text)
+        reference.spans["pii_ner"] = [
+            reference.char_span(start, end, label=label) for start, end, label in spans
+        ]
+        examples.append(Example(nlp.make_doc(text), reference))
+    return examples
+
+
+@pytest.fixture(scope="module")
+def trained_nlp():
+    # An n-gram range to 6 tokens covers the longest gold span above ("12 Baker Street ,
+    # London" is 5 tokens); 40 passes over six sentences take about two seconds here.
+    nlp = spacy.blank("en")
+    nlp.add_pipe(
+        "pii_ner",
+        config={
+            "threshold": 0.3,
+            "suggester": {"@misc": "spacy.ngram_range_suggester.v1", "min_size": 1, "max_size": 6},
+        },
+    )
+    examples = _examples(nlp)
+    random.seed(0)
+    optimizer = nlp.initialize(lambda: examples)
+    for _ in range(40):
+        random.shuffle(examples)
+        nlp.update(examples, sgd=optimizer)
+    return nlp
+
+
+# -- configuration ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "config, error",
+    [
+        ({"threshold": 1.5}, ConfigError),
+        ({"threshold": -0.1}, ConfigError),
+        ({"negative_weight": 0.0}, ConfigError),
+        ({"threshold": "high"}, ConfigValidationError),
+        ({"trim_honorifics": "sometimes"}, ConfigValidationError),
+    ],
+    ids=[
+        "threshold-above-1",
+        "threshold-below-0",
+        "zero-negative-weight",
+        "str-threshold",
+        "str-flag",
+    ],
+)
+def test_factory_rejects_bad_settings(config, error):
+    nlp = spacy.blank("en")
+    with pytest.raises(error):
+        nlp.add_pipe("pii_ner", config=config)
+
+
+def test_defaults_write_their_own_key_and_score_it():
+    nlp = spacy.blank("en")
+    ner = nlp.add_pipe("pii_ner")
+    assert ner.key == "pii_ner"
+    assert nlp.config["components"]["pii_ner"]["scorer"]["spans_key"] == "pii_ner"
+    assert "doc.spans" in nlp.get_pipe_meta("pii_ner").assigns
+
+
+# -- span selection ---------------------------------------------------------------------
+
+
+def _scores(*rows):
+    return numpy.asarray(rows, dtype="f")
+
+
+@pytest.mark.parametrize(
+    "indices, scores, threshold, expected",
+    [
+        # the probable short span wins over the improbable long span that contains it
+        ([[0, 2], [0, 3]], _scores([0.9, 0.05, 0.05], [0.6, 0.1, 0.3]), 0.5, [(0, 2, 0, 0.9)]),
+        # a positive label below the negative's probability is still kept above threshold
+        ([[1, 2]], _scores([0.3, 0.0, 0.7]), 0.25, [(1, 2, 0, 0.3)]),
+        ([[1, 2]], _scores([0.3, 0.0, 0.7]), 0.5, []),
+        # disjoint spans are both kept, sorted by start
+        (
+            [[3, 4], [0, 1]],
+            _scores([0.1, 0.8, 0.1], [0.7, 0.2, 0.1]),
+            0.5,
+            [(0, 1, 0, 0.7), (3, 4, 1, 0.8)],
+        ),
+        # equal probabilities: the earlier start, then the longer span, decides
+        ([[1, 3], [0, 2]], _scores([0.8, 0.1, 0.1], [0.8, 0.1, 0.1]), 0.5, [(0, 2, 0, 0.8)]),
+        ([[0, 1], [0, 2]], _scores([0.8, 0.1, 0.1], [0.8, 0.1, 0.1]), 0.5, [(0, 2, 0, 0.8)]),
+    ],
+    ids=[
+        "nested-by-probability",
+        "below-negative",
+        "below-threshold",
+        "disjoint",
+        "tie-start",
+        "tie-length",
+    ],
+)
+def test_select_spans(indices, scores, threshold, expected):
+    chosen = select_spans(numpy.asarray(indices), scores, threshold=threshold, n_labels=2)
+    assert [(s, e, label, pytest.approx(p)) for s, e, label, p in chosen] == expected
+
+
+def test_select_spans_is_independent_of_candidate_order():
+    rng = numpy.random.default_rng(7)
+    indices = numpy.asarray([[i, i + n] for i in range(10) for n in (1, 2, 3)])
+    scores = rng.dirichlet(numpy.ones(4), size=len(indices)).astype("f")
+    reference = select_spans(indices, scores, threshold=0.2, n_labels=3)
+    order = rng.permutation(len(indices))
+    assert select_spans(indices[order], scores[order], threshold=0.2, n_labels=3) == reference
+    taken = [t for s, e, *_ in reference for t in range(s, e)]
+    assert len(taken) == len(set(taken))  # no overlap
+
+
+@pytest.mark.parametrize(
+    "words, expected",
+    [
+        (["Dr.", "Jane", "Doe"], 1),
+        (["MR", "PROF", "Smith"], 2),
+        (["Jane", "Doe"], 0),
+        (["Dr"], 0),  # a span that is only a title keeps its word
+        (["Drake"], 0),
+    ],
+    ids=["dr-dot", "stacked-upper", "no-title", "title-only", "name-starting-dr"],
+)
+def test_leading_honorifics(words, expected):
+    assert leading_honorifics(words) == expected
+
+
+def test_ngram_preset_suggester_unions_ngrams_and_preset_spans():
+    nlp = spacy.blank("en")
+    doc = nlp.make_doc("one two three four five")
+    doc.spans["cands"] = [doc[0:5], doc[1:2]]
+    suggested = build_ngram_preset_suggester(sizes=[1], spans_key="cands")([doc])
+    rows = {tuple(map(int, row)) for row in suggested.dataXd}
+    assert rows == {(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (0, 5)}
+    assert list(suggested.lengths) == [6]
+    empty = build_ngram_preset_suggester(sizes=[1], spans_key="cands")([nlp.make_doc("")])
+    assert list(empty.lengths) == [0]
+
+
+def test_ngram_preset_suggester_rejects_zero_size():
+    with pytest.raises(ConfigError):
+        build_ngram_preset_suggester(sizes=[0, 1], spans_key="cands")
+
+
+def test_gold_spans_join_the_suggestions_in_training():
+    nlp = spacy.blank("en")
+    ner = nlp.add_pipe(
+        "pii_ner",
+        config={"suggester": {"@misc": "spacy.ngram_suggester.v1", "sizes": [1]}},
+    )
+    (example,) = [eg for eg in _examples(nlp) if eg.reference.text.startswith("Alan")]
+    suggested = ner.suggester([example.predicted])
+    augmented = ner._add_gold_spans([example], suggested)
+    rows = {tuple(map(int, row)) for row in augmented.dataXd}
+    assert rows == {tuple(map(int, row)) for row in suggested.dataXd} | {(0, 2), (4, 9)}
+    assert int(augmented.lengths[0]) == len(rows)
+
+
+@pytest.mark.parametrize("gold_spans", [True, False], ids=["with-gold", "suggester-only"])
+def test_update_learns_from_an_empty_span_finder_key(gold_spans):
+    # A preset key that no span finder has filled yet: only the gold spans can teach.
+    nlp = spacy.blank("en")
+    nlp.add_pipe(
+        "pii_ner",
+        config={
+            "suggester": {
+                "@misc": "pii.ngram_preset_suggester.v1",
+                "sizes": [1],
+                "spans_key": "pii_candidates",
+            },
+            "train_on_gold_spans": gold_spans,
+        },
+    )
+    examples = _examples(nlp)
+    optimizer = nlp.initialize(lambda: examples)
+    losses = nlp.update(examples, sgd=optimizer)
+    assert losses["pii_ner"] > 0.0
+
+
+# -- a trained component -----------------------------------------------------------------
+
+PROBE = ["My name is Ada Lovelace and I code.", "Alan Turing lives at 12 Baker Street, London."]
+
+
+def _predictions(nlp, texts):
+    out = []
+    for doc in nlp.pipe(texts):
+        group = doc.spans["pii_ner"]
+        out.append(
+            [
+                (span.start_char, span.end_char, span.label_, round(score, 5), detector)
+                for span, score, detector in zip(
+                    group, group.attrs["scores"], group.attrs["detectors"], strict=True
+                )
+            ]
+        )
+    return out
+
+
+def test_scores_are_probabilities_positional_with_spans(trained_nlp):
+    predicted = _predictions(trained_nlp, PROBE)
+    assert any(predicted), "the tiny model should find something in its own training text"
+    for doc_spans in predicted:
+        for _, _, label, score, detector in doc_spans:
+            assert 0.0 <= score <= 1.0
+            assert isinstance(score, float)
+            assert detector == "pii_ner"
+            assert label in {"PERSON", "ADDRESS"}
+
+
+def test_honorific_is_trimmed_from_person(trained_nlp):
+    doc = trained_nlp("Ask Dr. Linus Pauling about it.")
+    assert all(not s.text.startswith("Dr") for s in doc.spans["pii_ner"] if s.label_ == "PERSON")
+
+
+def test_disk_round_trip_keeps_predictions(trained_nlp, tmp_path):
+    trained_nlp.to_disk(tmp_path / "model")
+    loaded = spacy.load(tmp_path / "model")
+    assert loaded.get_pipe("pii_ner").labels == trained_nlp.get_pipe("pii_ner").labels
+    assert loaded.get_pipe("pii_ner").cfg["threshold"] == pytest.approx(0.3)
+    assert _predictions(loaded, PROBE) == _predictions(trained_nlp, PROBE)
+
+
+def test_bytes_round_trip_keeps_predictions(trained_nlp):
+    clone = spacy.blank("en").from_config(trained_nlp.config)
+    clone.from_bytes(trained_nlp.to_bytes())
+    assert _predictions(clone, PROBE) == _predictions(trained_nlp, PROBE)
+
+
+def test_two_processes_match_one(trained_nlp):
+    texts = PROBE * 4
+    single = _predictions(trained_nlp, texts)
+    docs = list(trained_nlp.pipe(texts, n_process=2, batch_size=2))
+    multi = [
+        [
+            (s.start_char, s.end_char, s.label_, round(score, 5), detector)
+            for s, score, detector in zip(
+                d.spans["pii_ner"],
+                d.spans["pii_ner"].attrs["scores"],
+                d.spans["pii_ner"].attrs["detectors"],
+                strict=True,
+            )
+        ]
+        for d in docs
+    ]
+    assert multi == single
+
+
+def test_evaluate_reports_pii_ner_scores(trained_nlp):
+    scores = trained_nlp.evaluate(_examples(trained_nlp))
+    assert {"spans_pii_ner_p", "spans_pii_ner_r", "spans_pii_ner_f"} <= scores.keys()
+    assert scores["spans_pii_ner_f"] > 0.5
+
+
+def test_merge_reads_the_model_lane(trained_nlp, tmp_path):
+    trained_nlp.to_disk(tmp_path / "model")
+    nlp = spacy.load(tmp_path / "model")
+    nlp.add_pipe("pii_merge", config={"candidate_keys": ["pii_ner"]})
+    doc = nlp("My name is Ada Lovelace and I code.")
+    assert [(s.text, s.label_) for s in doc.spans["pii"]] == [
+        (s.text, s.label_) for s in doc.spans["pii_ner"] if s.label_ in ("PERSON", "ADDRESS")
+    ]
+    assert doc.spans["pii"].attrs["detectors"] == ["pii_ner"] * len(doc.spans["pii"])

@@ -1,0 +1,147 @@
+"""From a trained pipeline to a shipped one: vectors, fingerprint, policy, ship."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy
+import pytest
+import spacy
+import srsly
+
+import spacy_pii
+import spacy_pii.pipeline.ner
+from spacy_pii.calibration import LabelThreshold, ThresholdPolicy
+from spacy_pii.errors import ConfigError
+from spacy_pii.pipeline.release import (
+    export_vectors,
+    install_policy,
+    model_fingerprint,
+    predict_documents,
+    ship_pipeline,
+)
+
+
+@pytest.fixture
+def saved_pipeline(tmp_path):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("pii_rules")
+    nlp.add_pipe("pii_merge")
+    path = tmp_path / "model"
+    nlp.to_disk(path)
+    return path
+
+
+def _policy(version="abc123", **thresholds):
+    return ThresholdPolicy(
+        labels={
+            label: LabelThreshold(
+                threshold=value,
+                recall_floor=0.9,
+                measured_precision=0.8,
+                measured_recall=0.95,
+                support=100,
+            )
+            for label, value in thresholds.items()
+        },
+        eval_set_version="corpus-1:dev.jsonl",
+        calibration_version=version,
+        taxonomy_version="2026.11",
+        decided_at=datetime(2026, 11, 30, tzinfo=UTC),
+    ).to_dict()
+
+
+def test_fingerprint_is_stable_and_follows_the_weights(saved_pipeline):
+    first = model_fingerprint(saved_pipeline)
+    assert first == model_fingerprint(saved_pipeline)
+    assert len(first) == 16
+    # meta.json (timestamps, scores) and the merge's saved policy do not count ...
+    meta = srsly.read_json(saved_pipeline / "meta.json")
+    srsly.write_json(saved_pipeline / "meta.json", {**meta, "version": "9.9.9"})
+    (saved_pipeline / "pii_merge" / "policy.json").write_text("{}")
+    assert model_fingerprint(saved_pipeline) == first
+    # ... any other file does.
+    (saved_pipeline / "pii_rules" / "settings.json").write_text("{}")
+    assert model_fingerprint(saved_pipeline) != first
+
+
+def test_fingerprint_refuses_a_folder_that_is_no_pipeline(tmp_path):
+    with pytest.raises(ConfigError, match=r"no config\.cfg"):
+        model_fingerprint(tmp_path)
+
+
+def test_install_policy_binds_merge_and_lowers_the_model_threshold(tmp_path):
+    nlp = spacy.blank("en")
+    ner = nlp.add_pipe("pii_ner")
+    for label in ("PERSON", "USERNAME"):
+        ner.add_label(label)
+    nlp.add_pipe("pii_merge", config={"candidate_keys": ["pii_ner"]})
+    install_policy(nlp, _policy(PERSON=0.3, EMAIL=0.05))
+    merge = nlp.get_pipe("pii_merge")
+    assert merge.model_version == "abc123"
+    assert merge.thresholds["PERSON"] == pytest.approx(0.3)
+    # EMAIL is not a model label, so it does not move the model's threshold.
+    assert ner.cfg["threshold"] == pytest.approx(0.3)
+    nlp.to_disk(tmp_path / "calibrated")
+    loaded = spacy.load(tmp_path / "calibrated")
+    assert loaded.get_pipe("pii_merge").model_version == "abc123"
+    assert loaded.get_pipe("pii_ner").cfg["threshold"] == pytest.approx(0.3)
+
+
+def test_install_policy_keeps_half_when_the_policy_is_stricter():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("pii_ner").add_label("PERSON")
+    nlp.add_pipe("pii_merge")
+    install_policy(nlp, _policy(PERSON=0.8))
+    assert nlp.get_pipe("pii_ner").cfg["threshold"] == pytest.approx(0.5)
+
+
+def test_install_policy_needs_a_calibration_version():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("pii_merge")
+    policy = _policy(PERSON=0.4)
+    policy["calibration_version"] = ""
+    with pytest.raises(ConfigError):
+        install_policy(nlp, policy)
+
+
+def test_ship_copies_with_extras_and_respects_the_budget(saved_pipeline, tmp_path):
+    metrics = tmp_path / "metrics.json"
+    metrics.write_text('{"ok": true}')
+    destination = tmp_path / "pkg" / "models" / "en_pii_default"
+    size = ship_pipeline(saved_pipeline, destination, extras={"metrics.json": metrics})
+    assert size < 1.0
+    assert (destination / "config.cfg").is_file()
+    assert srsly.read_json(destination / "metrics.json") == {"ok": True}
+    assert srsly.read_json(destination / "SHIPPED.json")["extras"] == ["metrics.json"]
+    assert spacy.load(destination).pipe_names == ["pii_rules", "pii_merge"]
+    with pytest.raises(ConfigError, match="budget"):
+        ship_pipeline(saved_pipeline, tmp_path / "other", max_mb=0.0001)
+    assert not (tmp_path / "other").exists()
+
+
+def test_export_vectors_keeps_lookups_drops_strings_and_prunes(tmp_path):
+    donor = spacy.blank("en")
+    rng = numpy.random.default_rng(0)
+    for word in ("apple", "pear", "plum", "fig"):
+        donor.vocab.set_vector(word, rng.random(8).astype("f"))
+    donor.to_disk(tmp_path / "donor")
+
+    summary = export_vectors(tmp_path / "donor", tmp_path / "full")
+    rows, width = donor.vocab.vectors.shape  # set_vector grows the table ahead of need
+    assert (summary["rows"], summary["width"], summary["keys"]) == (rows, width, 4)
+    full = spacy.load(tmp_path / "full")
+    for word in ("apple", "fig"):
+        numpy.testing.assert_allclose(full.vocab[word].vector, donor.vocab[word].vector)
+    assert "apple" not in srsly.read_json(tmp_path / "full" / "vocab" / "strings.json")
+
+    pruned = export_vectors(tmp_path / "donor", tmp_path / "pruned", rows=2)
+    assert pruned["rows"] == 2 and pruned["keys"] == 4  # dropped words map to a kept row
+    with pytest.raises(ConfigError):
+        export_vectors(tmp_path / "donor", tmp_path / "none", rows=0)
+
+
+def test_predict_documents_reads_the_pii_group_with_scores():
+    nlp = spacy_pii.load("rules")
+    (document,) = predict_documents(nlp, ["mail ada@example.com now"])
+    assert [(s.start, s.end, s.label) for s in document.spans] == [(5, 20, "EMAIL")]
