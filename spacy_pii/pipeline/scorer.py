@@ -32,6 +32,10 @@ def score_pii_spans(
 @registry.scorers("pii.spans_scorer.v1")
 def make_pii_spans_scorer(spans_key: str = "pii") -> Callable[..., dict[str, Any]]:
     def scorer(examples: Iterable[Example], **kwargs: Any) -> dict[str, Any]:
+        # spaCy's span components pass their own spans_key and allow_overlap; the key this
+        # scorer was registered with decides, and overlap is always allowed in candidates.
+        for fixed in ("spans_key", "allow_overlap", "labeled", "attr"):
+            kwargs.pop(fixed, None)
         return score_pii_spans(examples, spans_key=spans_key, **kwargs)
 
     return scorer
