@@ -10,7 +10,7 @@ from collections import OrderedDict, namedtuple
 import pytest
 import spacy
 from spacy.language import Language
-from spacy.tokens import Doc, SpanGroup
+from standin import register_standin
 
 from spacy_pii.errors import InvalidInput
 from spacy_pii.redact import MaskResult, mask_mapping, restore_mapping
@@ -22,15 +22,7 @@ _STANDIN = re.compile(
 )
 
 
-@Language.component("test_mask_mapping_standin_pii")
-def _standin_pii(doc: Doc) -> Doc:
-    spans = []
-    for match in _STANDIN.finditer(doc.text):
-        span = doc.char_span(match.start(), match.end(), label=match.lastgroup)
-        assert span is not None, "stand-in texts must tokenize on the value's boundaries"
-        spans.append(span)
-    doc.spans["pii"] = SpanGroup(doc, name="pii", spans=spans)
-    return doc
+register_standin("test_mask_mapping_standin_pii", _STANDIN)
 
 
 @pytest.fixture(scope="module")

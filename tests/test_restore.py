@@ -13,7 +13,7 @@ import spacy
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from spacy.language import Language
-from spacy.tokens import Doc, SpanGroup
+from standin import register_standin
 
 from spacy_pii.errors import InvalidInput, UnknownType
 from spacy_pii.hits import Hit
@@ -31,15 +31,7 @@ _STANDIN = re.compile(
 )
 
 
-@Language.component("test_restore_standin_pii")
-def _standin_pii(doc: Doc) -> Doc:
-    spans = []
-    for match in _STANDIN.finditer(doc.text):
-        span = doc.char_span(match.start(), match.end(), label=match.lastgroup)
-        assert span is not None, "stand-in texts must tokenize on the value's boundaries"
-        spans.append(span)
-    doc.spans["pii"] = SpanGroup(doc, name="pii", spans=spans)
-    return doc
+register_standin("test_restore_standin_pii", _STANDIN)
 
 
 @pytest.fixture(scope="module")
