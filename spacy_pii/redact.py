@@ -460,8 +460,29 @@ class UnknownSpan:
         return {"type": self.type, "start": self.start, "end": self.end, "path": self.path}
 
 
+class _RestoreVerdict:
+    """What :class:`RestoreResult` and :class:`RestoreMappingResult` share: ``ok`` and a
+    summary that is safe to log (tokens, types and offsets, no value)."""
+
+    __slots__ = ()
+    resolved: tuple[str, ...]
+    unresolved: tuple[str, ...]
+    unknown: tuple[UnknownSpan, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ok", not self.unresolved and not self.unknown)
+
+    def _summary(self) -> dict[str, Any]:
+        return {
+            "resolved": list(self.resolved),
+            "unresolved": list(self.unresolved),
+            "unknown": [span.to_dict() for span in self.unknown],
+            "ok": self.ok,
+        }
+
+
 @dataclass(frozen=True, slots=True)
-class RestoreResult:
+class RestoreResult(_RestoreVerdict):
     """What :func:`restore` found. ``text`` holds real values: it is not in ``repr``.
 
     Attributes:
@@ -479,18 +500,9 @@ class RestoreResult:
     unknown: tuple[UnknownSpan, ...]
     ok: bool = field(init=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "ok", not self.unresolved and not self.unknown)
-
     def to_dict(self) -> dict[str, Any]:
         """A summary safe to log: tokens, types and offsets, the text's length, no value."""
-        return {
-            "resolved": list(self.resolved),
-            "unresolved": list(self.unresolved),
-            "unknown": [span.to_dict() for span in self.unknown],
-            "ok": self.ok,
-            "chars": len(self.text),
-        }
+        return {**self._summary(), "chars": len(self.text)}
 
 
 def _check_vault(vault: object) -> Mapping[str, str]:
@@ -765,7 +777,7 @@ def mask_mapping(
 
 
 @dataclass(frozen=True, slots=True)
-class RestoreMappingResult:
+class RestoreMappingResult(_RestoreVerdict):
     """What :func:`restore_mapping` returns; fields as :class:`RestoreResult`, per tree."""
 
     value: Any = field(repr=False)
@@ -774,17 +786,9 @@ class RestoreMappingResult:
     unknown: tuple[UnknownSpan, ...]
     ok: bool = field(init=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "ok", not self.unresolved and not self.unknown)
-
     def to_dict(self) -> dict[str, Any]:
         """A summary safe to log: tokens, types, offsets and paths; no value."""
-        return {
-            "resolved": list(self.resolved),
-            "unresolved": list(self.unresolved),
-            "unknown": [span.to_dict() for span in self.unknown],
-            "ok": self.ok,
-        }
+        return self._summary()
 
 
 def restore_mapping(
