@@ -5,6 +5,13 @@ runs :func:`spacy_pii.resolve.resolve`, and writes the final, non-overlapping sp
 ``doc.spans[spans_key]`` with the same ``scores`` and ``detectors`` attrs (DESIGN contracts
 2 and 4). Optionally it also writes ``doc.ents``.
 
+With ``propagate`` on, the other whole-word occurrences of a confident name, username or id
+are marked too (:mod:`spacy_pii.propagate`). They are looked for after the first resolution,
+among the gaps its spans leave, so a propagated span never displaces an original one; a
+second resolution settles the propagated candidates among themselves. A propagated match
+that does not sit on token boundaries is skipped: the tokens cannot be split this late
+without shifting the token offsets of every span group written before the merge.
+
 Data (the taxonomy and a frozen threshold policy) arrives through :meth:`initialize` and is
 saved by ``to_disk``, so a packaged pipeline needs no file from this repository.
 """
@@ -24,6 +31,8 @@ from spacy.training import Example
 from spacy.util import ensure_path, filter_spans
 
 from ..errors import ConfigError, PolicyMismatch
+from ..hits import Hit
+from ..propagate import PropagationSettings, propagate_mentions
 from ..resolve import resolve
 from ..taxonomy import Taxonomy, load_taxonomy
 from .spans import group_to_hits, hits_to_group
@@ -36,6 +45,13 @@ DEFAULT_MERGE_CONFIG: dict[str, Any] = {
     "drop_unscored": False,
     "write_ents": False,
     "model_version": None,
+    "propagate": {
+        "types": ["PERSON", "USERNAME", "GOV_ID"],
+        "min_score": 0.9,
+        "name_parts": True,
+        "min_part_chars": 3,
+        "case_insensitive": False,
+    },
     "scorer": {"@scorers": "pii.spans_scorer.v1", "spans_key": "pii"},
 }
 
@@ -57,6 +73,7 @@ def make_pii_merge(
     drop_unscored: bool,
     write_ents: bool,
     model_version: str | None,
+    propagate: dict[str, Any],
     scorer: Callable | None,
 ) -> PiiMerge:
     """Resolve candidate spans into ``doc.spans[spans_key]``.
@@ -70,6 +87,11 @@ def make_pii_merge(
         write_ents: also set ``doc.ents`` from the final spans.
         model_version: the calibration version of the model this merge serves; a threshold
             policy for another version is refused.
+        propagate: mention propagation (:class:`spacy_pii.propagate.PropagationSettings`):
+            ``types`` whose confident hits have their other occurrences marked (``[]``
+            turns it off), ``min_score`` a source needs (unscored hits never qualify),
+            ``name_parts`` (also the capitalised parts of a PERSON), ``min_part_chars``,
+            and ``case_insensitive`` (exact strings in any case; parts stay capitalised).
         scorer: the scoring function for ``nlp.evaluate``.
     """
     return PiiMerge(
@@ -82,6 +104,7 @@ def make_pii_merge(
         drop_unscored=drop_unscored,
         write_ents=write_ents,
         model_version=model_version,
+        propagate=PropagationSettings.from_config(propagate),
         scorer=scorer,
     )
 
@@ -101,6 +124,7 @@ class PiiMerge(Pipe):
         drop_unscored: bool = False,
         write_ents: bool = False,
         model_version: str | None = None,
+        propagate: PropagationSettings | None = None,
         taxonomy: Taxonomy | None = None,
         scorer: Callable | None = None,
     ) -> None:
@@ -115,6 +139,7 @@ class PiiMerge(Pipe):
         self.policy: dict[str, Any] | None = None
         self._types = tuple(types) if types is not None else None
         self._thresholds = dict(thresholds or {})
+        self.propagation = propagate if propagate is not None else PropagationSettings()
         self._set_taxonomy(taxonomy or load_taxonomy())
 
     # -- settings ------------------------------------------------------------------
@@ -126,6 +151,7 @@ class PiiMerge(Pipe):
             taxonomy.get(type_name)
             if not 0.0 <= float(value) <= 1.0:
                 raise ConfigError(f"threshold for {type_name} must lie in [0, 1]")
+        taxonomy.check_types(self.propagation.types)
 
     @property
     def thresholds(self) -> dict[str, float]:
@@ -177,7 +203,10 @@ class PiiMerge(Pipe):
                 thresholds=self.thresholds,
                 drop_unscored=self.drop_unscored,
             )
-            group = hits_to_group(doc, self.spans_key, resolution.spans)
+            spans = resolution.spans
+            if self.propagation.enabled:
+                spans = self._propagate(doc, spans)
+            group = hits_to_group(doc, self.spans_key, spans)
             doc.spans[self.spans_key] = group
             if self.write_ents:
                 doc.ents = filter_spans(list(group))
@@ -185,6 +214,24 @@ class PiiMerge(Pipe):
         except Exception as err:
             error_handler(self.name, self, [doc], err)
             return doc
+
+    def _propagate(self, doc: Doc, spans: tuple[Hit, ...]) -> tuple[Hit, ...]:
+        found = [
+            hit
+            for hit in propagate_mentions(doc.text, spans, self.propagation)
+            if doc.char_span(hit.start, hit.end) is not None
+        ]
+        if not found:
+            return spans
+        # The kept spans cannot collide with what was found in their gaps, so this second
+        # pass only chooses among propagated candidates, by the same total order.
+        return resolve(
+            [*spans, *found],
+            self.taxonomy,
+            types=self.types,
+            thresholds=self.thresholds,
+            drop_unscored=self.drop_unscored,
+        ).spans
 
     def initialize(
         self,
@@ -215,6 +262,7 @@ class PiiMerge(Pipe):
                 "drop_unscored": self.drop_unscored,
                 "write_ents": self.write_ents,
                 "model_version": self.model_version,
+                "propagate": self.propagation.to_config(),
             },
             "taxonomy": self.taxonomy.to_dict(),
             "policy": self.policy,
@@ -229,6 +277,9 @@ class PiiMerge(Pipe):
         self.drop_unscored = cfg["drop_unscored"]
         self.write_ents = cfg["write_ents"]
         self.model_version = cfg["model_version"]
+        # A pipeline saved before propagation existed has no entry: keep the factory's.
+        if "propagate" in cfg:
+            self.propagation = PropagationSettings.from_config(cfg["propagate"])
         self._set_taxonomy(load_taxonomy(data["taxonomy"]))
         self.set_policy(data["policy"])
 
