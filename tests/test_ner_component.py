@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy
 import pytest
 import spacy
+from spacy.pipeline.spancat import SpanCategorizer
 from spacy.training import Example
 from thinc.api import ConfigValidationError
 
 import spacy_pii.pipeline.ner  # noqa: F401  (registers pii_ner until the entry point lands)
+from spacy_pii.calibration import IsotonicCurve, ScoreMap
 from spacy_pii.conventions import leading_honorifics
 from spacy_pii.errors import ConfigError
-from spacy_pii.pipeline.ner import build_ngram_preset_suggester, select_spans
+from spacy_pii.pipeline.ner import SCORE_MAP_FILE, build_ngram_preset_suggester, select_spans
+
+SHIPPED = Path(__file__).resolve().parents[1] / "spacy_pii" / "models" / "en_pii_default"
 
 TRAIN = [
     ("My name is Ada Lovelace and I code.", [(11, 23, "PERSON")]),
@@ -293,3 +298,104 @@ def test_merge_reads_the_model_lane(trained_nlp, tmp_path):
         (s.text, s.label_) for s in doc.spans["pii_ner"] if s.label_ in ("PERSON", "ADDRESS")
     ]
     assert doc.spans["pii"].attrs["detectors"] == ["pii_ner"] * len(doc.spans["pii"])
+
+
+# -- the score map -------------------------------------------------------------------------
+
+# PERSON's scores are halved; every other label goes through the pooled curve, which keeps
+# them. A map this easy to predict shows where it is (and is not) applied.
+HALVING = ScoreMap(
+    min_examples=1,
+    labels={"PERSON": IsotonicCurve(x=(0.0, 1.0), y=(0.0, 0.5), examples=10)},
+    pooled=IsotonicCurve(x=(0.0, 1.0), y=(0.0, 1.0), examples=20),
+    examples={"PERSON": 10, "ADDRESS": 10},
+)
+
+
+@pytest.fixture
+def calibrated_nlp(trained_nlp):
+    ner = trained_nlp.get_pipe("pii_ner")
+    ner.set_score_map(HALVING)
+    yield trained_nlp
+    ner.set_score_map(None)
+
+
+def test_score_map_changes_scores_not_spans(trained_nlp):
+    raw = _predictions(trained_nlp, PROBE)
+    ner = trained_nlp.get_pipe("pii_ner")
+    ner.set_score_map(HALVING)
+    try:
+        calibrated = _predictions(trained_nlp, PROBE)
+    finally:
+        ner.set_score_map(None)
+    assert any(label == "PERSON" for doc in raw for _, _, label, _, _ in doc)
+    # Selection reads the raw probability: the same spans, even those whose halved score
+    # now lies below the component's threshold (0.3).
+    assert [[s[:3] for s in doc] for doc in calibrated] == [[s[:3] for s in doc] for doc in raw]
+    for raw_doc, doc in zip(raw, calibrated, strict=True):
+        for (*_, label, raw_score, _), (*_, score, _) in zip(raw_doc, doc, strict=True):
+            expected = raw_score / 2 if label == "PERSON" else raw_score
+            assert score == pytest.approx(expected, abs=1e-5)
+
+
+def test_set_score_map_rejects_other_types_and_drops_the_identity(trained_nlp):
+    ner = trained_nlp.get_pipe("pii_ner")
+    with pytest.raises(ConfigError):
+        ner.set_score_map({"pooled": None})  # type: ignore[arg-type]
+    ner.set_score_map(ScoreMap())
+    assert ner.score_map is None
+
+
+def test_score_map_survives_disk_and_is_removed_with_it(calibrated_nlp, tmp_path):
+    folder = tmp_path / "model"
+    calibrated_nlp.to_disk(folder)
+    assert (folder / "pii_ner" / SCORE_MAP_FILE).is_file()
+    loaded = spacy.load(folder)
+    assert loaded.get_pipe("pii_ner").score_map == HALVING
+    assert _predictions(loaded, PROBE) == _predictions(calibrated_nlp, PROBE)
+    # Saved again without a map over the same folder: no stale map comes back.
+    loaded.get_pipe("pii_ner").set_score_map(None)
+    loaded.to_disk(folder)
+    assert not (folder / "pii_ner" / SCORE_MAP_FILE).exists()
+    assert spacy.load(folder).get_pipe("pii_ner").score_map is None
+
+
+def test_score_map_survives_bytes(calibrated_nlp):
+    clone = spacy.blank("en").from_config(calibrated_nlp.config)
+    clone.from_bytes(calibrated_nlp.to_bytes())
+    assert clone.get_pipe("pii_ner").score_map == HALVING
+    assert _predictions(clone, PROBE) == _predictions(calibrated_nlp, PROBE)
+    ner = calibrated_nlp.get_pipe("pii_ner")
+    bare = spacy.blank("en").from_config(calibrated_nlp.config).get_pipe("pii_ner")
+    bare.from_bytes(ner.to_bytes(exclude=["score_map"]))
+    assert bare.score_map is None
+    # spaCy's own byte layout, as written before the score map, still loads.
+    bare.set_score_map(HALVING)
+    bare.from_bytes(SpanCategorizer.to_bytes(ner))
+    assert bare.score_map is None
+    assert bare.labels == ner.labels
+
+
+def test_a_bad_score_map_file_fails_to_load_with_a_typed_error(calibrated_nlp, tmp_path):
+    folder = tmp_path / "model"
+    calibrated_nlp.to_disk(folder)
+    (folder / "pii_ner" / SCORE_MAP_FILE).write_text('{"schema_version": 9}', encoding="utf-8")
+    with pytest.raises(ConfigError, match="schema_version"):
+        spacy.load(folder)
+
+
+def test_two_processes_apply_the_score_map(calibrated_nlp):
+    texts = PROBE * 2
+    single = _predictions(calibrated_nlp, texts)
+    docs = calibrated_nlp.pipe(texts, n_process=2, batch_size=2)
+    multi = [[round(score, 5) for score in doc.spans["pii_ner"].attrs["scores"]] for doc in docs]
+    assert multi == [[s[3] for s in doc] for doc in single]
+
+
+def test_the_shipped_pipeline_has_no_score_map_and_loads_raw():
+    assert not (SHIPPED / "pii_ner" / SCORE_MAP_FILE).exists()
+    nlp = spacy.load(SHIPPED)
+    ner = nlp.get_pipe("pii_ner")
+    assert ner.score_map is None
+    group = nlp("Please forward the report to Grace Hopper by Friday.").spans["pii_ner"]
+    assert len(group.attrs["scores"]) == len(group)

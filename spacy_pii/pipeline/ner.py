@@ -16,23 +16,33 @@ What it adds to spaCy's component:
   kept spans are then chosen greedily by probability without overlap, because the merge
   prefers the longer of two overlapping spans and would otherwise keep a long,
   improbable span over the short, probable one inside it;
-* PERSON spans lose leading honorifics (:mod:`spacy_pii.conventions`).
+* PERSON spans lose leading honorifics (:mod:`spacy_pii.conventions`);
+* an optional :class:`~spacy_pii.calibration.ScoreMap` (fit on dev by
+  ``training/calibrate.py``) turns each kept span's probability into a calibrated one
+  before it is written to ``attrs["scores"]``. The threshold and the greedy choice still
+  read the raw probability: the proposal threshold and the span finder were tuned on raw
+  probabilities, and calibration changes what a score means, not which spans are found.
+  The map is saved as ``score_map.json`` in the component's folder; a pipeline without
+  that file loads with no map (raw scores), as the pipelines shipped before it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 import numpy
+import srsly
 from spacy.language import Language
 from spacy.pipeline.spancat import SpanCategorizer, Suggester
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example, validate_examples
-from spacy.util import registry
+from spacy.util import ensure_path, registry
 from thinc.api import Config, Model, Ops, Optimizer, get_current_ops, set_dropout_rate
 from thinc.types import Floats2d, Ints2d, Ragged
 
+from ..calibration import ScoreMap
 from ..conventions import leading_honorifics
 from ..errors import ConfigError
 
@@ -82,6 +92,10 @@ DEFAULT_PII_NER_CONFIG: dict[str, Any] = {
     "train_on_gold_spans": True,
     "scorer": {"@scorers": "pii.spans_scorer.v1", "spans_key": "pii_ner"},
 }
+
+# The score map's file inside the component's folder, and its key in to_bytes/exclude.
+SCORE_MAP_FILE = "score_map.json"
+SCORE_MAP_KEY = "score_map"
 
 
 @Language.factory(
@@ -172,6 +186,21 @@ class PiiNer(SpanCategorizer):
         )
         self.cfg["trim_honorifics"] = trim_honorifics
         self.cfg["train_on_gold_spans"] = train_on_gold_spans
+        self.score_map: ScoreMap | None = None
+
+    def set_score_map(self, score_map: ScoreMap | None) -> None:
+        """Calibrate the written scores with ``score_map``; ``None`` writes raw scores.
+
+        Raises:
+            ConfigError: ``score_map`` is neither a :class:`ScoreMap` nor ``None``.
+        """
+        if score_map is not None and not isinstance(score_map, ScoreMap):
+            raise ConfigError(f"a score map must be a ScoreMap, not {type(score_map).__name__}")
+        self.score_map = None if score_map is None or score_map.is_identity else score_map
+
+    def calibrated(self, label: str, probability: float) -> float:
+        """The score written for a kept span: ``probability`` through the score map."""
+        return probability if self.score_map is None else self.score_map.apply(label, probability)
 
     def update(
         self,
@@ -258,11 +287,49 @@ class PiiNer(SpanCategorizer):
             if label == "PERSON" and self.cfg.get("trim_honorifics", True):
                 start += leading_honorifics([t.text for t in doc[start:end]])
             spans.append(Span(doc, start, end, label=label))
-            probabilities.append(probability)
+            probabilities.append(self.calibrated(label, probability))
         group = SpanGroup(doc, name=self.key, spans=spans)
         group.attrs["scores"] = probabilities
         group.attrs["detectors"] = [self.name] * len(spans)
         return group
+
+    # -- serialization: spaCy's, plus the score map --------------------------------------
+
+    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
+        super().to_disk(path, exclude=exclude)
+        if SCORE_MAP_KEY in exclude:
+            return
+        target = ensure_path(path) / SCORE_MAP_FILE
+        if self.score_map is not None:
+            self.score_map.save(target)
+        elif target.exists():
+            # Saving over a folder that held a map: the stale map would come back on load.
+            target.unlink()
+
+    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> PiiNer:
+        super().from_disk(path, exclude=exclude)
+        if SCORE_MAP_KEY not in exclude:
+            source = ensure_path(path) / SCORE_MAP_FILE
+            self.set_score_map(ScoreMap.load(source) if source.exists() else None)
+        return self
+
+    def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
+        data = super().to_bytes(exclude=exclude)
+        keep = self.score_map is not None and SCORE_MAP_KEY not in exclude
+        score_map = self.score_map.to_dict() if keep else None  # type: ignore[union-attr]
+        return srsly.msgpack_dumps({"component": data, SCORE_MAP_KEY: score_map})
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = ()) -> PiiNer:
+        data = srsly.msgpack_loads(bytes_data)
+        if "component" not in data:  # spaCy's own layout, from before the score map
+            super().from_bytes(bytes_data, exclude=exclude)
+            data = {}
+        else:
+            super().from_bytes(data["component"], exclude=exclude)
+        if SCORE_MAP_KEY not in exclude:
+            score_map = data.get(SCORE_MAP_KEY)
+            self.set_score_map(None if score_map is None else ScoreMap.from_dict(score_map))
+        return self
 
 
 def select_spans(
