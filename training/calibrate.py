@@ -6,17 +6,20 @@
 Two steps, both on dev:
 
 1. Scores. ``pii_ner`` proposes spans from ``--proposal-threshold`` with raw scores; an
-   isotonic :class:`~spacy_pii.calibration.ScoreMap` is fit per label on them (correct: a
-   gold span with the same offsets and folded type) and installed in ``pii_ner``, which
-   then writes calibrated scores. ``--no-score-map`` keeps the raw scores. The ECE on dev
-   is printed raw, calibrated (in sample) and cross-fitted (two folds by document).
+   isotonic :class:`~spacy_pii.calibration.ScoreMap` is fit on them (one pooled curve by
+   default, per label with ``--min-examples``; correct: a gold span with the same offsets
+   and folded type) and installed in ``pii_ner``, which then writes calibrated scores.
+   ``--no-score-map`` keeps the raw scores. The ECE on dev is printed raw, calibrated (in
+   sample) and cross-fitted (two folds by document).
 2. Thresholds. The pipeline runs over dev again, now with calibrated scores, and each
    label's threshold is swept on them (:func:`spacy_pii.calibration.calibrate`).
 
 The policy is bound to the model's fingerprint and the corpus version, records the score
 map's examples per label, and is written to ``policy.json`` beside the output (or to
-``--policy``). When a gated label cannot reach its recall floor the script exits 1 and
-writes no calibrated pipeline (fail closed).
+``--policy``). When a gated label cannot reach its recall floor, or has too little dev
+support to measure it, the script fails closed: no policy, the output pipeline keeps the
+score map and pii_ner's trained threshold (for review), and the exit status is 1, which
+stops ``spacy project run all`` before packaging.
 """
 
 from __future__ import annotations
@@ -113,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     nlp = spacy.load(model)
     ner = nlp.get_pipe("pii_ner")
     merge = nlp.get_pipe("pii_merge")
+    trained_threshold = float(ner.cfg["threshold"])
     ner.cfg["threshold"] = args.proposal_threshold
     # Measure from scratch: raw scores, and no earlier policy's cuts (made on another
     # scale) between the proposals and the sweep.
@@ -159,7 +163,21 @@ def main(argv: list[str] | None = None) -> int:
             score_map_examples=None if score_map.is_identity else score_map.examples,
         )
     except CalibrationError as err:
-        print(str(err), file=sys.stderr)
+        # Fail closed: no threshold policy, so pii_merge keeps its conservative defaults and
+        # the release stops here. The score map is still saved, so the pipeline can be
+        # evaluated and reviewed with calibrated scores.
+        print(f"no threshold policy (failed closed): {err}", file=sys.stderr)
+        nlp.meta["pii_calibration"] = {
+            "calibration_version": version,
+            "eval_set_version": eval_set,
+            "policy": None,
+            "failed_closed": str(err),
+            "score_map_examples": None if score_map.is_identity else score_map.examples,
+            "dev_ece": dev_ece,
+        }
+        ner.cfg["threshold"] = trained_threshold
+        nlp.to_disk(output)
+        print(f"{output}: score map only, pii_ner proposes from {trained_threshold} (raw)")
         return 1
     spans = labels_from_predictions(gold, predicted)
     for label, entry in policy.labels.items():
