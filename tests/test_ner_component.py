@@ -13,10 +13,10 @@ from spacy.training import Example
 from thinc.api import ConfigValidationError
 
 import spacy_pii.pipeline.ner  # noqa: F401  (registers pii_ner until the entry point lands)
-from spacy_pii.calibration import IsotonicCurve, ScoreMap
 from spacy_pii.conventions import leading_honorifics
 from spacy_pii.errors import ConfigError
 from spacy_pii.pipeline.ner import SCORE_MAP_FILE, build_ngram_preset_suggester, select_spans
+from spacy_pii.score_map import IsotonicCurve, ScoreMap
 
 SHIPPED = Path(__file__).resolve().parents[1] / "spacy_pii" / "models" / "en_pii_default"
 

@@ -11,21 +11,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spacy_pii.calibration import (
+from spacy_pii.calibration import LabelThreshold, ScoredSpan, ThresholdPolicy, reliability
+from spacy_pii.documents import Document
+from spacy_pii.errors import ConfigError
+from spacy_pii.score_map import (
     DEFAULT_MIN_EXAMPLES,
     IsotonicCurve,
-    LabelThreshold,
-    ScoredSpan,
     ScoreMap,
-    ThresholdPolicy,
     cross_fitted,
     fit_score_map,
     proposal_threshold,
-    reliability,
     score_pairs,
 )
-from spacy_pii.documents import Document
-from spacy_pii.errors import ConfigError
 
 
 def _synthetic(n: int, seed: int, label: str, truth) -> list[tuple[str, float, bool]]:

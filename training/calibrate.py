@@ -34,20 +34,22 @@ import spacy
 
 import spacy_pii.pipeline.ner  # noqa: F401  (registers pii_ner)
 from spacy_pii.calibration import (
-    DEFAULT_MIN_EXAMPLES,
     CalibrationError,
     ScoredSpan,
-    ScoreMap,
     calibrate,
-    cross_fitted,
-    fit_score_map,
     labels_from_predictions,
-    proposal_threshold,
     reliability,
-    score_pairs,
 )
 from spacy_pii.documents import read_documents
 from spacy_pii.pipeline.release import install_policy, model_fingerprint, predict_documents
+from spacy_pii.score_map import (
+    DEFAULT_MIN_EXAMPLES,
+    ScoreMap,
+    cross_fitted,
+    fit_score_map,
+    proposal_threshold,
+    score_pairs,
+)
 from spacy_pii.taxonomy import load_taxonomy
 
 

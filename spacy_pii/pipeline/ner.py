@@ -42,9 +42,9 @@ from spacy.util import ensure_path, registry
 from thinc.api import Config, Model, Ops, Optimizer, get_current_ops, set_dropout_rate
 from thinc.types import Floats2d, Ints2d, Ragged
 
-from ..calibration import ScoreMap
 from ..conventions import leading_honorifics
 from ..errors import ConfigError
+from ..score_map import ScoreMap
 
 # The standalone default: spaCy's single-label span categorizer model with its own small
 # tok2vec (spaCy's spancat_singlelabel default). The configs in configs/ replace the
