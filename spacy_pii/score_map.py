@@ -213,7 +213,10 @@ class ScoreMap(_Frozen):
 
 
 def fit_score_map(
-    pairs: Iterable[tuple[str, float, bool]], *, min_examples: int = DEFAULT_MIN_EXAMPLES
+    pairs: Iterable[tuple[str, float, bool]],
+    *,
+    min_examples: int = DEFAULT_MIN_EXAMPLES,
+    per_label: bool = True,
 ) -> ScoreMap:
     """Fit isotonic regression of correctness on raw score, per label and pooled.
 
@@ -223,6 +226,8 @@ def fit_score_map(
         min_examples: the least number of examples for a label's own curve. Below it the
             label uses the pooled curve, and with fewer examples in all, the map is the
             identity: a handful of spans cannot say how far off the scores are.
+        per_label: ``False`` fits the pooled curve only, for a dev set whose per-label
+            mix does not carry over to the text the model will see.
 
     Raises:
         ConfigError: ``min_examples`` below 1, or a pair that is not
@@ -251,7 +256,7 @@ def fit_score_map(
     curves = {
         label: _isotonic_curve(by_label[label])
         for label, count in examples.items()
-        if count >= min_examples
+        if per_label and count >= min_examples
     }
     return ScoreMap(min_examples=min_examples, labels=curves, pooled=pooled, examples=examples)
 
@@ -261,6 +266,7 @@ def cross_fitted(
     *,
     folds: int = 2,
     min_examples: int = DEFAULT_MIN_EXAMPLES,
+    per_label: bool = True,
 ) -> list[ScoredSpan]:
     """Each pair calibrated by a map fit on the other folds: an out-of-sample ECE on dev.
 
@@ -276,7 +282,7 @@ def cross_fitted(
     out: list[ScoredSpan] = []
     for fold in range(folds):
         fit = [p for i, group in enumerate(groups) if i % folds != fold for p in group]
-        score_map = fit_score_map(fit, min_examples=min_examples)
+        score_map = fit_score_map(fit, min_examples=min_examples, per_label=per_label)
         for i, group in enumerate(groups):
             if i % folds == fold:
                 out.extend(

@@ -145,6 +145,21 @@ def test_labels_below_min_examples_and_unseen_labels_use_the_pooled_curve():
     ]
 
 
+def test_pooled_only_fit_gives_every_label_the_pooled_curve():
+    person = _synthetic(400, seed=4, label="PERSON", truth=lambda s: s**3)
+    org = _synthetic(400, seed=5, label="ORG", truth=lambda s: s)
+    score_map = fit_score_map(person + org, per_label=False)
+    assert score_map.labels == {}
+    assert score_map.pooled is not None and score_map.pooled.examples == 800
+    assert score_map.examples == {"ORG": 400, "PERSON": 400}
+    probes = [i / 10 for i in range(11)]
+    for label in ("PERSON", "ORG"):
+        assert [score_map.apply(label, s) for s in probes] == [
+            score_map.pooled.apply(s) for s in probes
+        ]
+    assert not score_map.is_identity
+
+
 @pytest.mark.parametrize(
     "pairs, min_examples",
     [([], DEFAULT_MIN_EXAMPLES), ([("PERSON", 0.9, False)] * 3, 4)],
