@@ -1,6 +1,7 @@
 """The ``spacy-pii`` command line. Each command parses options and calls the package.
 
-Exit codes: 0 success; 1 a control failed (the gate, or calibration failing closed);
+Exit codes: 0 success; 1 a control failed (the gate, calibration failing closed, or a
+benchmark target under ``--strict``);
 2 bad input (a malformed file, an unknown label, a bad option). Errors name files, line
 numbers, labels and counts, never source text.
 """
@@ -18,6 +19,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from pydantic import ValidationError
 
+from .benchmark import DEFAULT_CORPORA, SYSTEM_NAMES
 from .documents import Document, describe_validation_error, read_documents
 from .errors import PiiError
 from .scoring import EvaluationResult
@@ -360,6 +362,95 @@ def redact(
         raise typer.Exit(1) from None
     for line in stats.summary():
         typer.echo(line, err=True)
+
+
+def _process_counts(value: str) -> list[int]:
+    try:
+        counts = [int(part) for part in value.split(",") if part.strip()]
+    except ValueError:
+        raise _fail("--n-process takes comma-separated whole numbers, e.g. 1,2", 2) from None
+    if not counts or min(counts) < 1:
+        raise _fail("--n-process needs at least one count, each 1 or more", 2)
+    return counts
+
+
+@app.command()
+@_typed_errors
+def benchmark(
+    out_dir: Annotated[Path, typer.Option("--out-dir", help="Where the reports go.")] = Path(
+        "metrics/benchmark"
+    ),
+    corpus: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--corpus",
+            exists=True,
+            dir_okay=False,
+            help="Gold JSONL; repeatable. Default: presidio synth v2 and WNUT-17 dev.",
+        ),
+    ] = None,
+    systems: Annotated[
+        str, typer.Option("--systems", help=f"Comma-separated rows: {', '.join(SYSTEM_NAMES)}.")
+    ] = ",".join(SYSTEM_NAMES),
+    default: Annotated[
+        Path | None, typer.Option("--default", help="Trained pipeline for the default row.")
+    ] = None,
+    trf: Annotated[
+        Path | None, typer.Option("--trf", help="Transformer pipeline for the trf row.")
+    ] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="At most N documents per corpus file.")
+    ] = None,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="Smoke run: fewer documents, smaller sizes.")
+    ] = False,
+    n_process: Annotated[
+        str, typer.Option("--n-process", help="Process counts for throughput, comma-separated.")
+    ] = "1,2",
+    no_probe: Annotated[
+        bool, typer.Option("--no-probe", help="Skip the fresh-process load/RSS probes.")
+    ] = False,
+    profile: Annotated[
+        bool, typer.Option("--profile", help="Write a cProfile of each row into --out-dir.")
+    ] = False,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Exit 1 when a target check FAILs.")
+    ] = False,
+) -> None:
+    """Benchmark spacy-pii against Presidio on the same texts, in one process.
+
+    Writes benchmark.json, .md and .png into --out-dir; prints issue 6's targets.
+    A row that cannot run here (no pipeline, no Presidio) is skipped with a reason.
+    """
+    from .benchmark import format_checks, run_benchmark, write_outputs
+
+    rows = [name.strip() for name in systems.split(",") if name.strip()]
+    unknown = [name for name in rows if name not in SYSTEM_NAMES]
+    if unknown or not rows:
+        raise _fail(f"--systems: unknown rows {unknown}; choose from {list(SYSTEM_NAMES)}", 2)
+    counts = _process_counts(n_process)
+    corpora = list(corpus) if corpus else [Path(p) for p in DEFAULT_CORPORA]
+    missing = [path for path in corpora if not path.is_file()]
+    if missing:
+        raise _fail(f"no corpus file {missing[0]}; run from the repository or pass --corpus", 2)
+    results = run_benchmark(
+        corpora=corpora,
+        systems=rows,
+        default_path=default,
+        trf_path=trf,
+        limit=limit,
+        quick=quick,
+        n_process=counts,
+        probe_load=not no_probe,
+        profile_to=out_dir if profile else None,
+        log=lambda line: typer.echo(line, err=True),
+    )
+    written = write_outputs(results, out_dir)
+    typer.echo(format_checks(results["checks"]))
+    for kind, path in written.items():
+        typer.echo(f"{kind}: {path}")
+    if strict and any(check["verdict"] == "FAIL" for check in results["checks"]):
+        raise typer.Exit(1)
 
 
 if __name__ == "__main__":

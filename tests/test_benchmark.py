@@ -166,10 +166,11 @@ def test_presidio_labels_fold_through_the_taxonomy(taxonomy) -> None:
 
 
 def test_an_unknown_peer_label_is_counted_not_scored(taxonomy) -> None:
-    # Presidio's SpacyRecognizer can emit "ID", which taxonomy 2026.11 does not name.
-    predictions = [[(5, 20, "EMAIL_ADDRESS", 1.0), (0, 4, "ID", 0.85), (0, 4, "ID", 0.85)]]
+    # A user's own Presidio recognizer can emit any name; taxonomy 2026.11 names none such.
+    label = "CUSTOM_RECOGNIZER_ENTITY"
+    predictions = [[(5, 20, "EMAIL_ADDRESS", 1.0), (0, 4, label, 0.85), (0, 4, label, 0.85)]]
     scored = score_predictions(_gold(), predictions, taxonomy)
-    assert scored["unmapped_labels"] == {"ID": 2}
+    assert scored["unmapped_labels"] == {label: 2}
     assert scored["micro"]["fp"] == 0
 
 

@@ -14,6 +14,7 @@ general category Cf for zero-width characters.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -129,28 +130,41 @@ class FoldedText:
         return self.origin[start], self.origin[end - 1] + 1
 
 
+# Non-ASCII runs: folding looks only at these, so a mostly ASCII text costs one C-speed scan
+# plus a step per non-ASCII character, not a Python step per character.
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
 def fold_confusables(text: str) -> FoldedText:
     """Fold look-alike and invisible characters; keep a map back to the original offsets."""
     if text.isascii():
         return FoldedText(text, None)
-    chars: list[str] = []
-    origin: list[int] = []
-    changed = False
-    for index, char in enumerate(text):
-        if ord(char) < 0x80:
-            chars.append(char)
-            origin.append(index)
-            continue
-        if _is_invisible(char):
-            changed = True
-            continue
-        replacement = _TABLE.get(ord(char))
-        if replacement is not None:
-            changed = True
-            chars.append(replacement)
-        else:
-            chars.append(char)
-        origin.append(index)
-    if not changed:
+    # (index, replacement): "" deletes an invisible character, otherwise one character.
+    edits: list[tuple[int, str]] = []
+    for run in _NON_ASCII.finditer(text):
+        for index in range(run.start(), run.end()):
+            char = text[index]
+            if _is_invisible(char):
+                edits.append((index, ""))
+                continue
+            replacement = _TABLE.get(ord(char))
+            if replacement is not None:
+                edits.append((index, replacement))
+    if not edits:
         return FoldedText(text, None)
-    return FoldedText("".join(chars), tuple(origin))
+    pieces: list[str] = []
+    origin: list[int] = []
+    done = 0
+    for index, replacement in edits:
+        pieces.append(text[done:index])
+        origin.extend(range(done, index))
+        if replacement:
+            pieces.append(replacement)
+            origin.append(index)
+        done = index + 1
+    pieces.append(text[done:])
+    origin.extend(range(done, len(text)))
+    return FoldedText("".join(pieces), tuple(origin))
+
+
+PATTERNS: tuple[re.Pattern[str], ...] = (_NON_ASCII,)

@@ -55,6 +55,29 @@ _IPV6 = re.compile(
     r"(?:/(?P<prefix>[0-9]{1,3}+))?+"
 )
 
+# Prefilters. An IPv4 address holds a digit, a dot and a digit in a row (the end of its
+# first octet, at most three digits, and the start of the next); an IPv6 address holds a
+# colon at most four hex digits after its start. Texts without them (most prose) skip the
+# patterns, whose look-behinds are otherwise tried at every position, and the others are
+# scanned from the first place an address can start (a look-behind still sees the
+# characters before the scan's start).
+_IPV4_GATE = re.compile(r"[0-9]\.[0-9]")
+_OCTET_DIGITS = 3
+_GROUP_DIGITS = 4
+
+
+def _ipv4_scan_start(text: str) -> int | None:
+    """The first index an IPv4 address can start at, or ``None`` when ``text`` holds none."""
+    gate = _IPV4_GATE.search(text)
+    return None if gate is None else max(0, gate.start() - (_OCTET_DIGITS - 1))
+
+
+def _ipv6_scan_start(text: str) -> int | None:
+    """The first index an IPv6 address can start at, or ``None`` when ``text`` holds none."""
+    colon = text.find(":")
+    return None if colon == -1 else max(0, colon - _GROUP_DIGITS)
+
+
 IPV4_MAX_PREFIX = 32  # RFC 4632 section 3.1
 IPV6_MAX_PREFIX = 128  # RFC 4291 section 2.3
 
@@ -81,7 +104,10 @@ def _split_prefix(match: re.Match[str], text: str, limit: int) -> tuple[int, int
 
 def ipv6_spans(text: str) -> Iterator[tuple[int, int]]:
     """Yield ``(start, end)`` of every IPv6 address that ``ipaddress`` accepts."""
-    for match in _IPV6.finditer(text):
+    scan_from = _ipv6_scan_start(text)
+    if scan_from is None:
+        return
+    for match in _IPV6.finditer(text, scan_from):
         if match["prefix"] is None and _glued_after(text, match.end()):
             continue
         address_end, end = _split_prefix(match, text, IPV6_MAX_PREFIX)
@@ -95,7 +121,10 @@ def ipv6_spans(text: str) -> Iterator[tuple[int, int]]:
 
 def ipv4_spans(text: str) -> Iterator[tuple[int, int]]:
     """Yield ``(start, end)`` of every IPv4 address (RFC 3986 dotted decimal)."""
-    for match in _IPV4.finditer(text):
+    scan_from = _ipv4_scan_start(text)
+    if scan_from is None:
+        return
+    for match in _IPV4.finditer(text, scan_from):
         address_end, end = _split_prefix(match, text, IPV4_MAX_PREFIX)
         try:
             ipaddress.IPv4Address(text[match.start() : address_end])
@@ -126,6 +155,6 @@ class IpAddressDetector:
             yield Hit(start, end, IP_ADDRESS, 1.0, self.id)
 
 
-PATTERNS: tuple[re.Pattern[str], ...] = (_IPV4, _IPV6)
+PATTERNS: tuple[re.Pattern[str], ...] = (_IPV4, _IPV6, _IPV4_GATE)
 
 __all__ = ["IPV4_MAX_PREFIX", "IPV6_MAX_PREFIX", "PATTERNS", "IpAddressDetector"]

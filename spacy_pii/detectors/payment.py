@@ -42,6 +42,7 @@ from stdnum import luhn as _luhn
 from stdnum.exceptions import ValidationError
 
 from ..hits import Hit
+from .text import at_least_digits
 
 PAYMENT = "PAYMENT"
 
@@ -91,6 +92,17 @@ _CARD_RUN = re.compile(
     r"(?<![A-Za-z0-9_])(?<![A-Za-z0-9_]-)(?<![0-9]\.)(?<![0-9] )[0-9]++(?:[ \-][0-9]++)*+"
 )
 _SPACE_TOKEN = re.compile(r"[^ ]++")
+# A card holds CARD_MIN_DIGITS digits and starts with one: a text with fewer (most prose)
+# skips the run pattern, whose look-behinds are otherwise tried at every position, and
+# the others are scanned from their first digit (a look-behind still sees the characters
+# before the scan's start).
+_CARD_GATE = at_least_digits(CARD_MIN_DIGITS)
+
+
+def _card_scan_start(text: str) -> int | None:
+    """The first index a card number can start at, or ``None`` when ``text`` holds none."""
+    gate = _CARD_GATE.match(text)
+    return None if gate is None else gate.end(1)
 
 
 def luhn_valid(digits: str) -> bool:
@@ -164,7 +176,10 @@ def card_spans(text: str) -> Iterator[tuple[int, int]]:
     is not a card. A token glued to a following word is never part of a card. IBANs are
     not excluded here; :class:`CardDetector` does that.
     """
-    for match in _CARD_RUN.finditer(text):
+    scan_from = _card_scan_start(text)
+    if scan_from is None:
+        return
+    for match in _CARD_RUN.finditer(text, scan_from):
         if match.end() - match.start() < CARD_MIN_DIGITS:
             continue  # most runs are short numbers: skip them before any work
         base = match.start()
@@ -206,6 +221,17 @@ _IBAN = re.compile(
     r"|(?P<sep>[ \-])[A-Z0-9]{4}(?:(?P=sep)[A-Z0-9]{4}){1,6}+(?:(?P=sep)[A-Z0-9]{1,4}+)?+)"
 )
 
+# Every IBAN starts with its country code and check digits, two capitals then two digits:
+# no IBAN starts before the first such four characters. Spelt out, not "[A-Z]{2}": a
+# pattern that opens with a character class lets the engine skip to the next capital.
+_IBAN_GATE = re.compile(r"[A-Z][A-Z][0-9][0-9]")
+
+
+def _iban_scan_start(text: str) -> int | None:
+    """The first index an IBAN can start at, or ``None`` when ``text`` holds none."""
+    gate = _IBAN_GATE.search(text)
+    return None if gate is None else gate.start()
+
 
 def iban_valid(compact: str) -> bool:
     """Whether ``compact`` is an IBAN by ISO 13616-1 structure and ISO 7064 MOD-97-10.
@@ -230,7 +256,10 @@ def iban_valid(compact: str) -> bool:
 
 def iban_spans(text: str) -> Iterator[tuple[int, int]]:
     """Yield ``(start, end)`` of every valid IBAN in ``text``, compact or grouped."""
-    for match in _IBAN.finditer(text):
+    scan_from = _iban_scan_start(text)
+    if scan_from is None:
+        return
+    for match in _IBAN.finditer(text, scan_from):
         start = match.start()
         separator = match["sep"]
         if separator is None:
@@ -315,7 +344,7 @@ def payment_spans(text: str) -> list[tuple[int, int]]:
     return merged
 
 
-PATTERNS: tuple[re.Pattern[str], ...] = (_CARD_RUN, _SPACE_TOKEN, _IBAN)
+PATTERNS: tuple[re.Pattern[str], ...] = (_CARD_RUN, _SPACE_TOKEN, _CARD_GATE, _IBAN, _IBAN_GATE)
 
 __all__ = [
     "ISSUER_RANGES",

@@ -57,6 +57,7 @@ from .phone_plan import (
     groups_kept,
     starts_with_country_code,
 )
+from .text import at_least_digits
 
 PHONE = "PHONE"
 
@@ -77,6 +78,10 @@ _RUN = re.compile(
     r"\+?+(?:\([0-9]{1,6}+\)|[0-9]++)"
     rf"(?:(?:[{_SPACES}.\-]|(?<=\)))(?:\([0-9]{{1,6}}+\)|[0-9]++))*+"
 )
+# E.164: a country code and at least one more digit (the floor _windows applies after "+").
+_E164_MIN_DIGITS = 2
+_INTERNATIONAL_GATE = at_least_digits(_E164_MIN_DIGITS)
+_BEFORE_FIRST_DIGIT = len("+(")  # what _RUN may match before a run's first digit
 _CHUNK = re.compile(rf"[^{_SPACES}]++")
 _ASCII_SPACE = str.maketrans(dict.fromkeys(_SPACES, " "))
 # Dates in the numeric orders people write (ISO 8601 year first; day or month first).
@@ -147,9 +152,31 @@ class PhoneDetector:
         # No national-form window shorter than every configured region's shortest number
         # (libphonenumber's possible lengths) is worth a look.
         self._min_national_digits = min(region.min_length for region in self._regions)
+        # A window is read only when it holds that many digits, or two after a "+"
+        # (E.164: a country code and one more digit; see _windows): a text with fewer
+        # digits (most prose) skips the run pattern, whose look-behinds are tried at
+        # every position.
+        self._national_gate = at_least_digits(self._min_national_digits)
+        self._plus_gate = (
+            _INTERNATIONAL_GATE
+            if self._min_national_digits >= _E164_MIN_DIGITS
+            else self._national_gate
+        )
+
+    def _scan_start(self, text: str) -> int | None:
+        """The first index a phone number can start at, or ``None`` when ``text`` holds none.
+
+        A run starts at most two characters ("+(") before its first digit, and no run's
+        first digit comes before the text's.
+        """
+        gate = (self._plus_gate if "+" in text else self._national_gate).match(text)
+        return None if gate is None else max(0, gate.end(1) - _BEFORE_FIRST_DIGIT)
 
     def find(self, text: str) -> Iterator[Hit]:
         """Yield one ``PHONE`` hit per phone number in ``text``."""
+        scan_from = self._scan_start(text)
+        if scan_from is None:
+            return
         # Card and IBAN spans, computed on the first phone-like window only: most texts
         # have none, and the scan would cost as much as the phone rule itself.
         payments: list[tuple[int, int]] | None = None
@@ -162,7 +189,7 @@ class PhoneDetector:
 
         # Verdicts by candidate text: a table that repeats a number pays the parser once.
         verdicts: dict[str, str | None] = {}
-        for match in _RUN.finditer(text):
+        for match in _RUN.finditer(text, scan_from):
             if (
                 match.end() - match.start() < self._min_national_digits
                 and text[match.start()] != "+"
@@ -232,7 +259,7 @@ class PhoneDetector:
                 groups.append(groups[-1] + chunk.groups)
                 stop += 1
             international = text[first.start] == "+"
-            floor = 2 if international else self._min_national_digits
+            floor = _E164_MIN_DIGITS if international else self._min_national_digits
             # A window read through an international prefix or a country code depends on
             # its first digits only, the same for every window from here.
             prefixed = international or any(
@@ -310,7 +337,7 @@ def _international(candidate: str, digits: str) -> str | None:
     """``"valid"``, ``"possible"`` or ``None`` for a candidate that starts with ``+``."""
     # E.164: a country code and at least one more digit, at most 15 digits; one more for
     # a national prefix in parentheses ("+44 (0)20 ...").
-    if not 2 <= len(digits) <= E164_MAX_DIGITS + 1:
+    if not _E164_MIN_DIGITS <= len(digits) <= E164_MAX_DIGITS + 1:
         return None
     if not starts_with_country_code(digits):
         return None
@@ -341,6 +368,6 @@ def _glued_after(text: str, end: int) -> bool:
     return False
 
 
-PATTERNS: tuple[re.Pattern[str], ...] = (_RUN, _CHUNK, _DATE, _DATE_SEPARATOR)
+PATTERNS: tuple[re.Pattern[str], ...] = (_RUN, _CHUNK, _DATE, _DATE_SEPARATOR, _INTERNATIONAL_GATE)
 
 __all__ = ["E164_MAX_DIGITS", "MAX_CHUNKS", "MAX_DIGITS", "PATTERNS", "PhoneDetector"]

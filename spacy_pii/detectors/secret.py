@@ -50,6 +50,7 @@ import base64
 import binascii
 import json
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 
 from ..hits import Hit
@@ -61,7 +62,7 @@ from .secret_cues import (
     shannon_entropy,
     value_is_secret,
 )
-from .secret_formats import FORMATS, TokenFormat, placeholder_token
+from .secret_formats import FORMATS, TokenFormat, match_width, placeholder_token
 
 SECRET = "SECRET"
 _ID = "rules.secret"
@@ -160,33 +161,58 @@ class SecretDetector:
             hits[len(pem) :] = [
                 h for h in hits[len(pem) :] if not in_block.contains(h.start, h.end)
             ]
-        covered = _Coverage(hits)
+        covered = _Coverage(hits) if hits else None
         seen: set[tuple[int, int]] = set()
         for family, start, end in cue_values(text):
             # One hit per value: the first family to claim it ("SET PASSWORD 'x'" is both
             # an assignment and SQL), and none inside a format hit, which says more.
-            if (start, end) not in seen and not covered.contains(start, end):
-                seen.add((start, end))
-                hits.append(Hit(start, end, SECRET, None, f"{_ID}.{family}"))
-        yield from sorted(set(hits))
+            if (start, end) in seen or (covered is not None and covered.contains(start, end)):
+                continue
+            seen.add((start, end))
+            hits.append(Hit(start, end, SECRET, None, f"{_ID}.{family}"))
+        if hits:
+            yield from sorted(set(hits))
 
 
-# Vendor formats by the literals that must occur for them to match; a substring test per
-# literal (C speed) spares the other patterns' scans, which matters on short texts.
-_BY_NEEDLE: dict[str, list[int]] = {}
-_ALWAYS: list[int] = []
+# Which vendor formats may occur in a text, decided before any format's pattern runs.
+# A format's match holds no white space and is at least as long as its shortest match
+# (both read from the parsed pattern by ``match_width``), so the format can only match
+# inside a white-space-free run of the text that long, and one of its literal needles
+# must occur in such a run. Most prose has no run of 15 characters (the shortest format,
+# a Slack token), so most texts skip every format after one search; the others test the
+# needles of the formats that fit their longest run, on their long runs only. A format
+# whose match might hold white space (none today) would bypass the gate.
+_GATE_WIDTH: dict[int, int] = {}
+_UNGATED: list[int] = []
 for _index, _fmt in enumerate(FORMATS):
-    if not _fmt.needles:
-        _ALWAYS.append(_index)
-    for _needle in _fmt.needles:
-        _BY_NEEDLE.setdefault(_needle, []).append(_index)
+    _width = match_width(_fmt.pattern)
+    if _width is None:
+        _UNGATED.append(_index)
+    else:
+        _GATE_WIDTH[_index] = _width
+_MIN_WIDTH = min(_GATE_WIDTH.values(), default=0)
+# ``\S`` is ``not str.isspace()``, the same test ``str.split`` uses; one search (about half
+# the cost of a split on short texts, measured) turns most prose away.
+_LONG_RUN = re.compile(rf"\S{{{_MIN_WIDTH}}}")
+_UNGATED_FORMATS = [FORMATS[index] for index in _UNGATED]
+# (width, index, needles) by width: a text whose longest run has n characters checks the
+# needles of the formats that fit in n only (a few, on a typical text with a URL in it).
+_BY_WIDTH = sorted((width, index, FORMATS[index].needles) for index, width in _GATE_WIDTH.items())
+_WIDTHS = [width for width, _, _ in _BY_WIDTH]
 
 
 def _formats_that_may_occur(text: str) -> list[TokenFormat]:
-    chosen = set(_ALWAYS)
-    for needle, indices in _BY_NEEDLE.items():
-        if needle in text:
-            chosen.update(indices)
+    """The formats whose pattern could match ``text``; never leaves out one that matches."""
+    if _LONG_RUN.search(text) is None:
+        return _UNGATED_FORMATS
+    words = text.split()
+    longest = max(map(len, words))
+    # A needle holds no white space: found in the joined runs, it lies inside one of them.
+    runs = " ".join(word for word in words if len(word) >= _MIN_WIDTH)
+    chosen = list(_UNGATED)
+    for _width, index, needles in _BY_WIDTH[: bisect_right(_WIDTHS, longest)]:
+        if not needles or any(needle in runs for needle in needles):
+            chosen.append(index)
     return [FORMATS[index] for index in sorted(chosen)]
 
 
@@ -203,8 +229,6 @@ class _Coverage:
             self.max_end.append(furthest)
 
     def contains(self, start: int, end: int) -> bool:
-        from bisect import bisect_right
-
         index = bisect_right(self.starts, start) - 1
         return index >= 0 and self.max_end[index] >= end
 
@@ -247,6 +271,7 @@ PATTERNS: tuple[re.Pattern[str], ...] = (
     _PEM_KEY_RUN,
     _PEM_BODY_LINES,
     _ANSI_SGR,
+    _LONG_RUN,
 )
 
 

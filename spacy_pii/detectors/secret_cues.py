@@ -48,6 +48,38 @@ _CUE = re.compile(
     re.IGNORECASE | re.ASCII,
 )
 
+# Every cue match, lower-cased, holds one of these literals ("pas"/"paas" for pa{1,2}s,
+# "psw"/"pssw" for ps{1,2}w, "pw", the cue words, "auth" inside "oauth", "key" inside
+# "private_key"). Re.ASCII keeps a match ASCII, and str.lower maps ASCII letters one to
+# one, so a text whose lower-cased form holds none has no cue: one substring test per
+# literal (C speed) spares the cue scan (a quarter of the whole secret rule's time on
+# presidio synth v2 + WNUT-17 dev before this gate, measured; 87 of those 2,509 texts
+# pass it).
+_CUE_NEEDLES = (
+    "pas",
+    "paas",
+    "psw",
+    "pssw",
+    "pw",
+    "secret",
+    "token",
+    "credential",
+    "bearer",
+    "auth",
+    "key",
+    "api",
+)
+
+
+def _may_hold_cue(lowered: str) -> bool:
+    """Whether a text whose lower-cased form is ``lowered`` may hold a cue word."""
+    # A plain loop: 1.7 us per text against 2.4 for any() and 2.1 for one alternation
+    # regex (measured on presidio synth v2 + WNUT-17 dev).
+    for needle in _CUE_NEEDLES:  # noqa: SIM110
+        if needle in lowered:
+            return True
+    return False
+
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
@@ -366,10 +398,20 @@ def _accept(
     return start, end
 
 
+# (literal, pattern, family, strength, command line) of the grammars with one literal each.
+_GRAMMARS: tuple[tuple[str, re.Pattern[str], str, str, re.Pattern[str] | None], ...] = (
+    ("://", _URL_USERINFO, "url", "strong", None),
+    ("curl", _CURL_USER, "cli", "password", _CURL_COMMAND),
+    ("-p", _MYSQL_P, "cli", "password", _MYSQL_COMMAND),
+    ("securestring", _SECURE_STRING, "cli", "password", None),
+)
+
+
 def cue_values(text: str) -> Iterator[tuple[str, int, int]]:
     """``(family, start, end)`` for every value assigned to a cue word."""
-    yield from _keyed_values(text)
     lowered = text.lower()
+    if _may_hold_cue(lowered):
+        yield from _keyed_values(text)
     # Each grammar runs only where its literal occurs (a substring test at C speed).
     if "identified" in lowered or "password" in lowered:
         for match in _SQL.finditer(text):
@@ -377,12 +419,7 @@ def cue_values(text: str) -> Iterator[tuple[str, int, int]]:
             span = _accept(text, *match.span(group), True, "password")
             if span:
                 yield ("sql", *span)
-    for needle, pattern, family, strength, command in (
-        ("://", _URL_USERINFO, "url", "strong", None),
-        ("curl", _CURL_USER, "cli", "password", _CURL_COMMAND),
-        ("-p", _MYSQL_P, "cli", "password", _MYSQL_COMMAND),
-        ("securestring", _SECURE_STRING, "cli", "password", None),
-    ):
+    for needle, pattern, family, strength, command in _GRAMMARS:
         if needle not in lowered:
             continue
         for match in pattern.finditer(text):

@@ -95,6 +95,71 @@ def _anchor(boundary: str, body: str) -> str:
     return f"(?<!{boundary}){body}"
 
 
+# Character classes whose members are never white space (with re.ASCII or without).
+_NON_SPACE_CATEGORIES = frozenset(
+    {re_parser.CATEGORY_DIGIT, re_parser.CATEGORY_WORD, re_parser.CATEGORY_NOT_SPACE}
+)
+
+
+def _set_has_space(items: list[tuple[object, object]]) -> bool:
+    for op, av in items:
+        if op is re_parser.LITERAL:
+            if chr(av).isspace():  # type: ignore[arg-type]
+                return True
+        elif op is re_parser.RANGE:
+            low, high = av  # type: ignore[misc]
+            if any(chr(code).isspace() for code in range(low, high + 1)):
+                return True
+        elif not (op is re_parser.CATEGORY and av in _NON_SPACE_CATEGORIES):
+            return True  # a negated set, a category that holds spaces: assume the worst
+    return False
+
+
+def _consumes_space(items: object) -> bool:
+    """Whether a parsed pattern may consume a white-space character (``str.isspace``).
+
+    Look-arounds consume nothing and are skipped; a back-reference repeats a group that
+    was checked itself. Anything this walk does not know counts as "may".
+    """
+    for op, av in items:  # type: ignore[attr-defined]
+        if op is re_parser.LITERAL:
+            if chr(av).isspace():
+                return True
+        elif op is re_parser.IN:
+            if _set_has_space(av):
+                return True
+        elif op is re_parser.BRANCH:
+            if any(_consumes_space(branch) for branch in av[1]):
+                return True
+        elif op is re_parser.SUBPATTERN:
+            if _consumes_space(av[3]):
+                return True
+        elif op in (re_parser.MAX_REPEAT, re_parser.MIN_REPEAT, re_parser.POSSESSIVE_REPEAT):
+            if _consumes_space(av[2]):
+                return True
+        elif op is re_parser.ATOMIC_GROUP:
+            if _consumes_space(av):
+                return True
+        elif op is re_parser.GROUPREF_EXISTS:
+            if _consumes_space(av[1]) or (av[2] is not None and _consumes_space(av[2])):
+                return True
+        elif op not in (re_parser.ASSERT, re_parser.ASSERT_NOT, re_parser.AT, re_parser.GROUPREF):
+            return True
+    return False
+
+
+def match_width(pattern: re.Pattern[str]) -> int | None:
+    """The length of the shortest match of ``pattern``, if no match can hold white space.
+
+    ``None`` when a match may contain a white-space character: then no run of the text
+    bounds where it can occur. Used by the secret rule to skip formats that cannot fit.
+    """
+    parsed = re_parser.parse(pattern.pattern, pattern.flags)
+    if _consumes_space(parsed):
+        return None
+    return parsed.getwidth()[0]
+
+
 def _fmt(
     family: str,
     body: str,
@@ -364,5 +429,6 @@ __all__ = [
     "PATTERNS",
     "TokenFormat",
     "github_checksum_valid",
+    "match_width",
     "placeholder_token",
 ]

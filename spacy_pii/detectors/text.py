@@ -1,4 +1,4 @@
-"""Text hygiene that keeps offsets: one code point in, one code point out."""
+"""Text hygiene that keeps offsets, and the cheap checks detectors run before their patterns."""
 
 from __future__ import annotations
 
@@ -16,3 +16,15 @@ REPLACEMENT_CHARACTER = "\ufffd"
 def replace_lone_surrogates(text: str) -> str:
     """Replace each lone surrogate with U+FFFD. Length and every other offset are unchanged."""
     return _LONE_SURROGATE.sub(REPLACEMENT_CHARACTER, text)
+
+
+def at_least_digits(count: int) -> re.Pattern[str]:
+    """A pattern whose ``match`` succeeds on a text that holds ``count`` ASCII digits or more.
+
+    Group 1 ends at the first digit. A detector whose every hit holds ``count`` digits
+    skips a text that fails it, and starts its scan near the first digit of one that
+    passes: one C-speed pass that stops at the ``count``-th digit, instead of its own
+    patterns' look-behinds at every position. Anchored at the start (``\\A``), so
+    ``search`` and ``finditer`` stay linear too.
+    """
+    return re.compile(rf"\A([^0-9]*+)[0-9](?:[^0-9]*+[0-9]){{{count - 1}}}")

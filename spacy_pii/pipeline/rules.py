@@ -118,7 +118,7 @@ class PiiRules(Pipe):
         error_handler = self.get_error_handler()
         try:
             hits = find_hits(doc.text, self._detectors, fold=self.settings.fold_confusables)
-            if self.split_tokens:
+            if hits and self.split_tokens:
                 split_tokens_at(doc, (offset for hit in hits for offset in (hit.start, hit.end)))
             if self.spans_key is not None:
                 doc.spans[self.spans_key] = hits_to_group(doc, self.spans_key, hits)

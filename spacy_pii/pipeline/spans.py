@@ -18,9 +18,12 @@ from ..hits import Hit
 
 def split_tokens_at(doc: Doc, offsets: Iterable[int]) -> None:
     """Split every token that a character offset falls strictly inside."""
+    if not len(doc):
+        return
     cuts_by_token: dict[int, set[int]] = {}
-    # doc.text joins every token on each access: read the length once, not per offset.
-    text_length = len(doc.text)
+    # len(doc.text) without doc.text, which joins every token on each access.
+    last = doc[-1]
+    text_length = last.idx + len(last.text_with_ws)
     for offset in offsets:
         if offset <= 0 or offset >= text_length:
             continue
