@@ -392,10 +392,24 @@ def test_two_processes_apply_the_score_map(calibrated_nlp):
     assert multi == [[s[3] for s in doc] for doc in single]
 
 
-def test_the_shipped_pipeline_has_no_score_map_and_loads_raw():
-    assert not (SHIPPED / "pii_ner" / SCORE_MAP_FILE).exists()
+def test_the_shipped_pipeline_writes_scores_through_its_pooled_score_map():
+    assert (SHIPPED / "pii_ner" / SCORE_MAP_FILE).exists()
     nlp = spacy.load(SHIPPED)
     ner = nlp.get_pipe("pii_ner")
-    assert ner.score_map is None
-    group = nlp("Please forward the report to Grace Hopper by Friday.").spans["pii_ner"]
-    assert len(group.attrs["scores"]) == len(group)
+    score_map = ner.score_map
+    assert score_map is not None and score_map.labels == {} and score_map.pooled is not None
+    text = "Please forward the report to Grace Hopper by Friday."
+    calibrated_doc = nlp(text)
+    calibrated = calibrated_doc.spans["pii_ner"]
+    ner.set_score_map(None)
+    raw_doc = nlp(text)
+    raw = raw_doc.spans["pii_ner"]
+    assert [(s.start, s.end, s.label_) for s in calibrated] == [
+        (s.start, s.end, s.label_) for s in raw
+    ]
+    assert len(raw) >= 1
+    expected = [
+        score_map.apply(span.label_, score)
+        for span, score in zip(raw, raw.attrs["scores"], strict=True)
+    ]
+    assert list(calibrated.attrs["scores"]) == pytest.approx(expected)
