@@ -146,6 +146,14 @@ ASSIGNMENTS = [
         "sql",
         id="postgres-login-password",
     ),
+    pytest.param(
+        "my wifi password is R@inb0w1600$ if u need it", "R@inb0w1600$", "prose", id="prose-is"
+    ),
+    pytest.param("the old passcode was 48#kq7 so", "48#kq7", "prose", id="prose-was"),
+    pytest.param(
+        "the password is hunter20#, ok?", "hunter20#", "prose", id="prose-comma-ends-sentence"
+    ),
+    pytest.param('PASSWORD IS "s3cr3t!x"', "s3cr3t!x", "prose", id="prose-upper-quoted"),
 ]
 
 
@@ -187,6 +195,9 @@ NOT_SECRETS = [
     pytest.param("Pass-Nr.: F12345671", id="passport-number-label"),
     pytest.param("password = ?", id="sql-placeholder"),
     pytest.param("token: token: token:", id="keys-are-not-values"),
+    pytest.param("the password is wrong, try again", id="prose-letters-only-word"),
+    pytest.param("Your password was reset yesterday", id="prose-password-was-reset"),
+    pytest.param("the password is 123", id="prose-below-four-characters"),
 ]
 
 

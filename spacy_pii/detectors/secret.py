@@ -10,6 +10,8 @@ Sources, one per rule family (the hit's ``detector`` is ``rules.secret.<family>`
   userinfo of a URL (RFC 3986 section 3.2.1: ``user:password@host``). This is seed 002's
   rule: "cue word plus an assignment, or a mention whose value holds a digit or a symbol".
   The span is the value only, without quotes. Score ``None``: nothing validates it.
+- ``prose``: the mention half of that rule, "my wifi password is R@inb0w1600$": a password
+  word, then "is" or "was", then one word holding a digit or a symbol.
 - A value earns its place by holding a digit or a symbol, or by its Shannon entropy
   reaching detect-secrets' default limits (4.5 bits per character for base64-alphabet
   strings, 3.0 for hex; Yelp/detect-secrets ``Base64HighEntropyString`` and
@@ -37,7 +39,8 @@ Sources, one per rule family (the hit's ``detector`` is ``rules.secret.<family>`
 False positives avoided on purpose: empty values, placeholders (``<your password>``,
 ``${PASSWORD}``, ``{{ token }}``, ``%s``, ``?``, ``:name``), masks (``****``), code that
 reads a secret rather than holding one (``os.environ[...]``, ``getenv(...)``, ``None``,
-``self.password``), numbers and hex literals, and prose ("password reset": no assignment).
+``self.password``), numbers and hex literals, and prose without a value ("password reset",
+"the password is wrong").
 
 Every scan is linear in the text: cues are found with one pattern, each value is scanned
 once (a rejected value's run is cached for cues inside it), and every repetition that is

@@ -398,6 +398,31 @@ def _accept(
     return start, end
 
 
+# Prose: "my wifi password is R@inb0w1600$". Seed 002's mention rule: after "is" or "was"
+# the next word counts only when it holds a digit or a symbol, so "the password is wrong"
+# names no secret. The value is at least CredSweeper PASSWD_PAIR's 4 characters and stops
+# at an HTML entity ("NsIdksKJdj&lt;/div&gt;" in escaped markup).
+_PROSE = re.compile(
+    r"\b(?:pass(?:word|code|phrase)|pwd)[ \t]{1,16}(?:is|was)[ \t]{1,16}"
+    r"(?P<q>['\"`]?)(?P<value>(?:(?!&[a-z]{2,6};)[^\s'\"`]){4,256}+)(?P=q)",
+    re.IGNORECASE | re.ASCII,
+)
+_SENTENCE_END = ".,;:"
+
+
+def _prose_values(text: str) -> Iterator[tuple[int, int]]:
+    for match in _PROSE.finditer(text):
+        start, end = match.span("value")
+        # "...is hunter20#, ok?": the comma ends the sentence, not the password.
+        while end - start > _MIN_PASSWORD and text[end - 1] in _SENTENCE_END:
+            end -= 1
+        if text[start:end].isalpha():
+            continue
+        span = _accept(text, start, end, bool(match["q"]), "password")
+        if span:
+            yield span
+
+
 # (literal, pattern, family, strength, command line) of the grammars with one literal each.
 _GRAMMARS: tuple[tuple[str, re.Pattern[str], str, str, re.Pattern[str] | None], ...] = (
     ("://", _URL_USERINFO, "url", "strong", None),
@@ -419,6 +444,9 @@ def cue_values(text: str) -> Iterator[tuple[str, int, int]]:
             span = _accept(text, *match.span(group), True, "password")
             if span:
                 yield ("sql", *span)
+    if "pass" in lowered or "pwd" in lowered:
+        for start, end in _prose_values(text):
+            yield ("prose", start, end)
     for needle, pattern, family, strength, command in _GRAMMARS:
         if needle not in lowered:
             continue
@@ -541,6 +569,7 @@ PATTERNS: tuple[re.Pattern[str], ...] = (
     _CURL_COMMAND,
     _MYSQL_COMMAND,
     _SECURE_STRING,
+    _PROSE,
     _NUMBER,
     _PLACEHOLDER,
     _NESTED_KEY,
