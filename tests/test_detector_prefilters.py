@@ -76,7 +76,7 @@ def prefilters_off() -> Iterator[None]:
         patch.setattr(network, "_ipv6_scan_start", lambda text: 0)
         patch.setattr(gov_id, "_ssn_scan_start", lambda text: 0)
         patch.setattr(payment, "_card_scan_start", lambda text: 0)
-        patch.setattr(payment, "_iban_scan_start", lambda text: 0)
+        patch.setattr(payment, "_iban_scan_start", lambda text, gate=None: 0)
         patch.setattr(phone.PhoneDetector, "_scan_start", lambda self, text: 0)
         yield
 
@@ -116,6 +116,8 @@ FRAGMENTS = (
     "4111 1111 1111 1111",
     "GB82 WEST 1234 5698 7654 32",
     "DE89370400440532013000",
+    "de89370400440532013000",
+    "gb82 west 1234 5698 7654 32",
     "ada@example.com",
     "x.org",
     "AKIA",
@@ -182,6 +184,11 @@ GATED_PATTERNS = [
     pytest.param(gov_id._ssn_scan_start, gov_id._SSN_SEPARATED, id="ssn-SSA-separated-area"),
     pytest.param(gov_id._ssn_scan_start, gov_id._SSN_BARE, id="ssn-SSA-bare-area"),
     pytest.param(payment._iban_scan_start, payment._IBAN, id="iban-ISO13616-head"),
+    pytest.param(
+        lambda text: payment._iban_scan_start(text, payment._IBAN_LOWER_GATE),
+        payment._IBAN_LOWER,
+        id="iban-lower-case-head",
+    ),
     pytest.param(_lower_may_hold_cue, secret_cues._CUE, id="secret-cue-literals"),
 ]
 

@@ -68,7 +68,7 @@ def test_luhn_valid(digits: str, expected: bool):
         pytest.param("DE8937040044053201300", False, id="iso13616-DE-one-short"),
         pytest.param("DE893704004405320130000", False, id="iso13616-DE-one-long"),
         pytest.param("XX89370400440532013000", False, id="iso13616-unknown-country"),
-        pytest.param("de89370400440532013000", False, id="iso13616-lower-case-refused"),
+        pytest.param("de89370400440532013000", False, id="compact-form-is-upper-case"),
         pytest.param("DE89 3704 0044 0532 0130 00", False, id="compact-form-only"),
     ],
 )
@@ -195,8 +195,17 @@ IBAN_CASES = [
         id="iso13616-country-length-cuts-trailing-group",
     ),
     pytest.param("DE89 3704 0044 0532 0130 01", [], id="iso7064-mod97-wrong-check"),
-    pytest.param("de89370400440532013000", [], id="iso13616-lower-case-refused"),
+    pytest.param(
+        "my iban is de89370400440532013000 thx",
+        ["de89370400440532013000"],
+        id="all-lower-case-compact",
+    ),
+    pytest.param(
+        "iban: nl91 abna 0417 1643 00", ["nl91 abna 0417 1643 00"], id="all-lower-case-grouped"
+    ),
+    pytest.param("de89370400440532013001", [], id="all-lower-case-mod97-wrong-check"),
     pytest.param("LV80 bANK 0000 4351 9500 1", [], id="iso13616-mixed-case-refused"),
+    pytest.param("dE89370400440532013000", [], id="mixed-case-country-refused"),
     pytest.param("DE89 3704 0044 0532 0130 0012", [], id="iso13616-run-on-group"),
     pytest.param("XDE89370400440532013000", [], id="token-letter-before"),
     pytest.param("DE89370400440532013000X", [], id="token-letter-after"),

@@ -23,8 +23,9 @@ Sources, one per rule:
   paper form is groups of four separated by single spaces, the last group possibly
   shorter (both as ISO 13616-1 writes them). A hyphen between the groups is also
   accepted, because Presidio's tests and real forms use it and the checksum still
-  decides. Lower-case letters are refused: ISO 13616-1 writes the country code and BBAN
-  letters in upper case, and Presidio's tests treat ``LV80 bANK ...`` as no IBAN.
+  decides. ISO 13616-1 writes the letters in upper case; an IBAN typed wholly in lower
+  case (``gb46 gsjw ...``, common in chat) is the same number and MOD-97 decides it too,
+  but mixed case is refused, as Presidio's tests treat ``LV80 bANK ...`` as no IBAN.
 
 Nothing here matches inside a longer token: a run of digits that continues past 19
 digits, or is glued to letters, is not a card, and no card is reported inside an IBAN
@@ -35,7 +36,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from stdnum import iban as _iban
 from stdnum import luhn as _luhn
@@ -220,17 +221,26 @@ _IBAN = re.compile(
     r"(?:[A-Z0-9]{11,30}+"
     r"|(?P<sep>[ \-])[A-Z0-9]{4}(?:(?P=sep)[A-Z0-9]{4}){1,6}+(?:(?P=sep)[A-Z0-9]{1,4}+)?+)"
 )
+# People type IBANs in lower case in chat ("gb46 gsjw 7976 ..."); all lower case is one
+# casual spelling of the same number and MOD-97 decides it as well. Mixed case stays no IBAN
+# (Presidio's "LV80 bANK ..." case): it is more often a token or an id than a typo.
+_IBAN_LOWER = re.compile(
+    r"(?<![A-Za-z0-9_])[a-z]{2}[0-9]{2}"
+    r"(?:[a-z0-9]{11,30}+"
+    r"|(?P<sep>[ \-])[a-z0-9]{4}(?:(?P=sep)[a-z0-9]{4}){1,6}+(?:(?P=sep)[a-z0-9]{1,4}+)?+)"
+)
 
 # Every IBAN starts with its country code and check digits, two capitals then two digits:
 # no IBAN starts before the first such four characters. Spelt out, not "[A-Z]{2}": a
 # pattern that opens with a character class lets the engine skip to the next capital.
 _IBAN_GATE = re.compile(r"[A-Z][A-Z][0-9][0-9]")
+_IBAN_LOWER_GATE = re.compile(r"[a-z][a-z][0-9][0-9]")
 
 
-def _iban_scan_start(text: str) -> int | None:
+def _iban_scan_start(text: str, gate: re.Pattern[str] = _IBAN_GATE) -> int | None:
     """The first index an IBAN can start at, or ``None`` when ``text`` holds none."""
-    gate = _IBAN_GATE.search(text)
-    return None if gate is None else gate.start()
+    found = gate.search(text)
+    return None if found is None else found.start()
 
 
 def iban_valid(compact: str) -> bool:
@@ -255,15 +265,29 @@ def iban_valid(compact: str) -> bool:
 
 
 def iban_spans(text: str) -> Iterator[tuple[int, int]]:
-    """Yield ``(start, end)`` of every valid IBAN in ``text``, compact or grouped."""
-    scan_from = _iban_scan_start(text)
+    """Yield ``(start, end)`` of every valid IBAN in ``text``, compact or grouped.
+
+    Upper case first, then all lower case; the two cannot overlap (the country code's
+    letters differ in case), so the output is sorted after one merge.
+    """
+    found = [
+        *_iban_matches(text, _IBAN, _IBAN_GATE, str),
+        *_iban_matches(text, _IBAN_LOWER, _IBAN_LOWER_GATE, str.upper),
+    ]
+    yield from sorted(found)
+
+
+def _iban_matches(
+    text: str, pattern: re.Pattern[str], gate: re.Pattern[str], to_upper: Callable[[str], str]
+) -> Iterator[tuple[int, int]]:
+    scan_from = _iban_scan_start(text, gate)
     if scan_from is None:
         return
-    for match in _IBAN.finditer(text, scan_from):
+    for match in pattern.finditer(text, scan_from):
         start = match.start()
         separator = match["sep"]
         if separator is None:
-            if not _glued_after(text, match.end()) and iban_valid(match.group()):
+            if not _glued_after(text, match.end()) and iban_valid(to_upper(match.group())):
                 yield start, match.end()
             continue
         if _glued_after(text, match.end()):
@@ -281,7 +305,7 @@ def iban_spans(text: str) -> Iterator[tuple[int, int]]:
             cut = ends[index - 1]
             if index < len(groups) and separator != " ":
                 continue  # "-" joins one token: a cut inside it would split the token
-            compact = "".join(groups[:index])
+            compact = to_upper("".join(groups[:index]))
             if iban_valid(compact):
                 yield start, start + cut
                 break
@@ -344,7 +368,15 @@ def payment_spans(text: str) -> list[tuple[int, int]]:
     return merged
 
 
-PATTERNS: tuple[re.Pattern[str], ...] = (_CARD_RUN, _SPACE_TOKEN, _CARD_GATE, _IBAN, _IBAN_GATE)
+PATTERNS: tuple[re.Pattern[str], ...] = (
+    _CARD_RUN,
+    _SPACE_TOKEN,
+    _CARD_GATE,
+    _IBAN,
+    _IBAN_GATE,
+    _IBAN_LOWER,
+    _IBAN_LOWER_GATE,
+)
 
 __all__ = [
     "ISSUER_RANGES",
