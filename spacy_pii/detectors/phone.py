@@ -38,6 +38,7 @@ A span starts at the ``+`` or the opening parenthesis when the number has one:
 from __future__ import annotations
 
 import re
+from bisect import insort
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -67,22 +68,25 @@ PHONE = "PHONE"
 _SPACES = " \u00a0\u2007\u2009\u202f"
 
 # A run: an optional "+", then digit groups or a parenthesised group, joined by one space,
-# hyphen or dot (or nothing after a closing parenthesis). Possessive: one pass, no
-# backtracking. The look-behinds keep a start off the tail of a longer token: a word, a
-# hyphen, dot or slash joined token, a time ("10:"), or a token that ends in a digit and
-# is glued to letters ("DE89 3704 ...", "A1 212 ..."), which is the only way a run can
-# start right after a digit and a space.
+# hyphen or dot (or nothing around a parenthesised group: "(212)555", "+49(0)30").
+# Possessive: one pass, no backtracking. The look-behinds keep a start off the tail of a
+# longer token: a word, a hyphen, dot or slash joined token, a time ("10:"), or a token
+# that ends in a digit and is glued to letters ("DE89 3704 ...", "A1 212 ..."), which is
+# the only way a run can start right after a digit and a space.
 _RUN = re.compile(
     r"(?<![A-Za-z0-9_+])(?<![A-Za-z0-9_][\-./])(?<![0-9]:)"
     rf"(?<![0-9][{_SPACES}])"
     r"\+?+(?:\([0-9]{1,6}+\)|[0-9]++)"
-    rf"(?:(?:[{_SPACES}.\-]|(?<=\)))(?:\([0-9]{{1,6}}+\)|[0-9]++))*+"
+    rf"(?:(?:[{_SPACES}.\-]|(?<=\))|(?=\())(?:\([0-9]{{1,6}}+\)|[0-9]++))*+"
 )
 # E.164: a country code and at least one more digit (the floor _windows applies after "+").
 _E164_MIN_DIGITS = 2
 _INTERNATIONAL_GATE = at_least_digits(_E164_MIN_DIGITS)
 _BEFORE_FIRST_DIGIT = len("+(")  # what _RUN may match before a run's first digit
 _CHUNK = re.compile(rf"[^{_SPACES}]++")
+# The word after a hyphen that follows a run, bounded (a GUID group has at most 12 characters).
+_WORD_AFTER = re.compile(r"[A-Za-z0-9_]{1,64}")
+_HEX_WORD = re.compile(r"[0-9A-Fa-f_]++")
 _ASCII_SPACE = str.maketrans(dict.fromkeys(_SPACES, " "))
 # Dates in the numeric orders people write (ISO 8601 year first; day or month first).
 _DATE = re.compile(
@@ -118,6 +122,86 @@ def _is_barrier(chunk: str) -> bool:
     return _is_date(chunk)
 
 
+# The cue pass. National numbers of regions outside ``regions`` are read only where a
+# phone cue names them: after the cue on its line, or in a table column the cue heads.
+# The regions are those of the corpus generator's locales (spacy_pii.generator) and of
+# Presidio's synthetic set (Faker locales) whose numbers English text quotes: Europe,
+# India, Brazil, Australia, New Zealand, Canada.
+CUE_REGIONS: tuple[str, ...] = (
+    "DE", "FR", "AU", "DK", "IN", "PT", "ES", "IT", "NL", "SE",
+    "NO", "FI", "PL", "BR", "IE", "NZ", "CA", "AT", "CH", "BE",
+)  # fmt: skip
+# Whole words (no letter or digit on either side; "_" separates, as in "phone_number"),
+# any case: "hotel" holds no "tel", "recall" no "call". "contact" covers "contact number"
+# and the forms' "Contact if needed:". English, then the locales' own
+# words (German and Scandinavian, French, Spanish, Portuguese, Italian, Dutch).
+_CUE = re.compile(
+    r"(?<![^\W_])(?:(?:tele)?phone|tel|mobile|mob|cell|fax|call|ring|whatsapp"
+    r"|contact|telefon|t\u00e9l\u00e9phone|portable|m\u00f3vil|telefone"
+    r"|tel\u00e9fono|telefono|telefoon)(?![^\W_])",
+    re.IGNORECASE,
+)
+# How far after a cue a number may start and end: "Tel. (office, ask for Anna): ..." fits.
+CUE_WINDOW = 64
+# A table header cell that names a phone column is short ("phone", "Mobile phone").
+_HEADER_CELL_MAX = 32
+_CSV_DELIMITERS = ",;\t"
+
+
+def cue_windows(text: str) -> list[tuple[int, int]]:
+    """The spans where the cue pass looks, sorted and disjoint.
+
+    After each cue, up to :data:`CUE_WINDOW` characters of the same line. In a table
+    (comma, semicolon or tab separated, no quoted delimiters), a header row with a cell
+    that holds a cue names a column: in each following row of as many cells, up to the
+    first blank line, that column's cell (at most :data:`CUE_WINDOW` characters). Rows
+    whose cell count differs from the header's are skipped: with quoting they would be
+    misread.
+    """
+    windows: list[tuple[int, int]] = []
+    for cue in _CUE.finditer(text):
+        start = cue.end()
+        line_end = text.find("\n", start, start + CUE_WINDOW)
+        windows.append((start, min(len(text), start + CUE_WINDOW) if line_end < 0 else line_end))
+    if windows:
+        windows.extend(_column_windows(text))
+    windows.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in windows:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _column_windows(text: str) -> Iterator[tuple[int, int]]:
+    """The cells of the table columns that a cue heads (see :func:`cue_windows`)."""
+    column: tuple[str, int, int] | None = None  # delimiter, column index, cell count
+    offset = 0
+    for line in text.split("\n"):
+        line_start, offset = offset, offset + len(line) + 1
+        if column is not None:
+            delimiter, index, count = column
+            cells = line.split(delimiter)
+            if not line.strip():
+                column = None
+            elif len(cells) == count:
+                start = line_start + sum(len(cell) + 1 for cell in cells[:index])
+                yield start, start + min(len(cells[index]), CUE_WINDOW)
+            continue
+        for delimiter in _CSV_DELIMITERS:
+            cells = line.split(delimiter)
+            if len(cells) < 2:
+                continue
+            for index, cell in enumerate(cells):
+                if len(cell) <= _HEADER_CELL_MAX and _CUE.search(cell):
+                    column = (delimiter, index, len(cells))
+                    break
+            if column is not None:
+                break
+
+
 @dataclass(frozen=True, slots=True)
 class _Chunk:
     """A space-separated piece of a run, with its digits and digit groups."""
@@ -134,20 +218,32 @@ class PhoneDetector:
     Args:
         regions: ISO 3166-1 alpha-2 region codes that national-format numbers are read
             for ("US", "GB"). Numbers written with ``+`` are read for every region.
+        cue_regions: further regions whose national-format numbers count only right after
+            a phone cue (:func:`cue_windows`); ``()`` turns the cue pass off.
 
     Raises:
-        ConfigError: a region libphonenumber does not know, or no region at all.
+        ConfigError: a region libphonenumber does not know, or no ``regions`` at all.
     """
 
     id = "rules.phone"
     types = frozenset({PHONE})
 
-    def __init__(self, regions: Sequence[str] = ("US", "GB")) -> None:
+    def __init__(
+        self, regions: Sequence[str] = ("US", "GB"), cue_regions: Sequence[str] = CUE_REGIONS
+    ) -> None:
         regions = tuple(regions)
         unknown = sorted(set(regions) - phonenumbers.SUPPORTED_REGIONS)
         if unknown or not regions:
             raise ConfigError(f"phone_regions: unknown or empty region codes {unknown}")
+        unknown = sorted(set(cue_regions) - phonenumbers.SUPPORTED_REGIONS)
+        if unknown:
+            raise ConfigError(f"cue_regions: unknown region codes {unknown}")
         self.regions = regions
+        extra = tuple(code for code in dict.fromkeys(cue_regions) if code not in regions)
+        self.cue_regions = extra
+        # The cue pass is a second detector for the extra regions, run only inside cue
+        # windows; it has no cue pass of its own.
+        self._cued = PhoneDetector(extra, cue_regions=()) if extra else None
         self._regions = tuple(RegionPlan.load(code) for code in regions)
         # No national-form window shorter than every configured region's shortest number
         # (libphonenumber's possible lengths) is worth a look.
@@ -173,7 +269,12 @@ class PhoneDetector:
         return None if gate is None else max(0, gate.end(1) - _BEFORE_FIRST_DIGIT)
 
     def find(self, text: str) -> Iterator[Hit]:
-        """Yield one ``PHONE`` hit per phone number in ``text``."""
+        """Yield one ``PHONE`` hit per phone number in ``text``.
+
+        Numbers for the configured regions come first; then, where a phone cue names a
+        number (:data:`CUE_REGIONS`), the cue pass adds what it validates and what no
+        first-pass hit overlaps.
+        """
         scan_from = self._scan_start(text)
         if scan_from is None:
             return
@@ -187,9 +288,27 @@ class PhoneDetector:
                 payments = payment_spans(text)
             return overlaps_sorted(start, end, payments)
 
-        # Verdicts by candidate text: a table that repeats a number pays the parser once.
-        verdicts: dict[str, str | None] = {}
-        for match in _RUN.finditer(text, scan_from):
+        if self._cued is None:
+            yield from self._scan(text, scan_from, len(text), in_payment, {})
+            return
+        found = list(self._scan(text, scan_from, len(text), in_payment, {}))
+        yield from found
+        yield from self._cued_hits(text, found, in_payment)
+
+    def _scan(
+        self,
+        text: str,
+        start: int,
+        end: int,
+        in_payment: Callable[[int, int], bool],
+        verdicts: dict[str, str | None],
+    ) -> Iterator[Hit]:
+        """The hits whose runs start in ``text[start:end]`` and end by ``end``.
+
+        ``verdicts`` caches verdicts by candidate text: a table that repeats a number pays
+        the parser once.
+        """
+        for match in _RUN.finditer(text, start, end):
             if (
                 match.end() - match.start() < self._min_national_digits
                 and text[match.start()] != "+"
@@ -198,6 +317,29 @@ class PhoneDetector:
             chunks = self._chunks(text, match)
             if any(chunk is not None for chunk in chunks):
                 yield from self._windows(text, chunks, in_payment, verdicts)
+
+    def _cued_hits(
+        self, text: str, found: list[Hit], in_payment: Callable[[int, int], bool]
+    ) -> Iterator[Hit]:
+        """Valid numbers of :data:`CUE_REGIONS` inside the windows that phone cues open.
+
+        Only a number libphonenumber validates counts (score ``1.0``, as in the first
+        pass); a number written with "+" reads the same in every region, so the first pass
+        already decided it. A hit that overlaps a first-pass hit is dropped: the first
+        pass keeps its span.
+        """
+        cued = self._cued
+        assert cued is not None
+        verdicts: dict[str, str | None] = {}
+        taken = sorted((hit.start, hit.end) for hit in found)
+        for start, end in cue_windows(text):
+            for hit in cued._scan(text, start, end, in_payment, verdicts):
+                if hit.score != 1.0 or text[hit.start] == "+":
+                    continue
+                if overlaps_sorted(hit.start, hit.end, taken):
+                    continue
+                insort(taken, (hit.start, hit.end))
+                yield Hit(hit.start, hit.end, PHONE, hit.score, self.id)
 
     def _chunks(self, text: str, match: re.Match[str]) -> list[_Chunk | None]:
         """The run's space-separated chunks; ``None`` marks a chunk no phone may cross."""
@@ -362,12 +504,34 @@ def _glued_after(text: str, end: int) -> bool:
     if end + 1 < len(text):
         following = text[end + 1]
         if char in "-./" and following.isascii() and (following.isalnum() or following == "_"):
-            return True
+            # After a hyphen, a word with a letter outside hexadecimal is a label
+            # ("+447700 208 815-Fax"), not the next group of an identifier (a GUID's
+            # groups are hexadecimal, RFC 9562).
+            word = _WORD_AFTER.match(text, end + 1)
+            return char != "-" or word is None or _HEX_WORD.fullmatch(word.group()) is not None
         if char == ":" and following.isdigit():
             return True
     return False
 
 
-PATTERNS: tuple[re.Pattern[str], ...] = (_RUN, _CHUNK, _DATE, _DATE_SEPARATOR, _INTERNATIONAL_GATE)
+PATTERNS: tuple[re.Pattern[str], ...] = (
+    _RUN,
+    _CHUNK,
+    _DATE,
+    _DATE_SEPARATOR,
+    _INTERNATIONAL_GATE,
+    _CUE,
+    _WORD_AFTER,
+    _HEX_WORD,
+)
 
-__all__ = ["E164_MAX_DIGITS", "MAX_CHUNKS", "MAX_DIGITS", "PATTERNS", "PhoneDetector"]
+__all__ = [
+    "CUE_REGIONS",
+    "CUE_WINDOW",
+    "E164_MAX_DIGITS",
+    "MAX_CHUNKS",
+    "MAX_DIGITS",
+    "PATTERNS",
+    "PhoneDetector",
+    "cue_windows",
+]

@@ -1,0 +1,135 @@
+"""The phone rule's cue pass: national numbers of :data:`CUE_REGIONS` after a phone cue.
+
+Standards: ITU-T E.164 and each region's national numbering plan, as libphonenumber's
+metadata encodes them; every number here is one ``phonenumbers.is_valid_number`` accepts
+for its region (checked by ``test_examples_are_valid``), so the tests do not trust a
+hand-typed number.
+"""
+
+from __future__ import annotations
+
+import phonenumbers
+import pytest
+
+from spacy_pii.detectors.phone import CUE_REGIONS, CUE_WINDOW, PhoneDetector, cue_windows
+from tests.test_detectors_contact import PHONE_CASES
+
+DETECTOR = PhoneDetector(("US", "GB"))
+NO_CUES = PhoneDetector(("US", "GB"), cue_regions=())
+
+# (region, national-format number) pairs quoted by the held-out generated test.
+NATIONAL = [
+    pytest.param("DE", "03834 17936", id="DE-national-plan"),
+    pytest.param("FR", "05 56 98 78 79", id="FR-national-plan"),
+    pytest.param("AU", "0402 812 949", id="AU-mobile"),
+    pytest.param("AU", "0246200129", id="AU-fixed-compact"),
+    pytest.param("DK", "80 08 66 13", id="DK-8-digit-plan"),
+    pytest.param("IN", "8756942871", id="IN-mobile-no-prefix"),
+    pytest.param("PT", "(351) 933 061 022", id="PT-e164-code-in-parens"),
+]
+
+
+def _found(detector: PhoneDetector, text: str) -> list[tuple[str, float | None]]:
+    return [(text[h.start : h.end], h.score) for h in detector.find(text)]
+
+
+@pytest.mark.parametrize(("region", "number"), NATIONAL)
+def test_examples_are_valid(region: str, number: str):
+    assert phonenumbers.is_valid_number(phonenumbers.parse(number, region))
+
+
+@pytest.mark.parametrize(("region", "number"), NATIONAL)
+@pytest.mark.parametrize(
+    "template",
+    [
+        "phone: {}",
+        "Tel. {}",
+        "Mob: {}",
+        "call me on {} tomorrow",
+        "Téléphone : {}",
+        "id,name,phone,created_at\n7,Ana,{},2024-01-02",
+        "id;Mobile phone;city\n7;{};Lyon",
+    ],
+    ids=["form", "tel-abbr", "mob", "chat", "french", "csv-comma", "csv-semicolon"],
+)
+def test_cue_finds_national_number(template: str, region: str, number: str):
+    assert _found(DETECTOR, template.format(number)) == [(number, 1.0)]
+
+
+@pytest.mark.parametrize(("region", "number"), NATIONAL)
+def test_no_cue_no_foreign_national_number(region: str, number: str):
+    assert _found(DETECTOR, f"ref {number} noted") == []
+
+
+@pytest.mark.parametrize(
+    "region", [r for r in CUE_REGIONS if r not in ("CA",)], ids=lambda r: f"{r}-example"
+)
+def test_cue_finds_libphonenumber_example(region: str):
+    # CA shares +1 with the US default region: the first pass already reads it.
+    example = phonenumbers.example_number_for_type(region, phonenumbers.PhoneNumberType.MOBILE)
+    number = phonenumbers.format_number(example, phonenumbers.PhoneNumberFormat.NATIONAL)
+    assert _found(DETECTOR, f"mobile: {number}") == [(number, 1.0)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("phone: 05 56 98 78 7", id="FR-too-short-invalid"),
+        pytest.param("phone: 000 000 0000", id="invalid-everywhere"),
+        pytest.param("our hotel 0402 812 949", id="hotel-is-not-tel"),
+        pytest.param("recall 0402 812 949", id="recall-is-not-call"),
+        pytest.param("mobiles 0402 812 949", id="mobiles-is-not-mobile"),
+        pytest.param("call me on 12.05.2024", id="date-dots-after-cue"),
+        pytest.param("call me on 2024-05-12", id="date-iso8601-after-cue"),
+        pytest.param("call about 1.250,00 EUR", id="amount-after-cue"),
+        pytest.param("phone\n0402 812 949", id="next-line-not-in-window"),
+        pytest.param("phone: " + "x" * CUE_WINDOW + " 0402 812 949", id="beyond-window"),
+        pytest.param("id,name,email\n7,Ana,0402 812 949", id="csv-column-without-cue"),
+    ],
+)
+def test_cue_negatives(text: str):
+    assert _found(DETECTOR, text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("Tel: +44 20 7946 0958", [("+44 20 7946 0958", 1.0)], id="e164-once"),
+        pytest.param("Tel/Fax: 020 7946 0958", [("020 7946 0958", 1.0)], id="gb-two-cues-once"),
+        pytest.param(
+            "tel 212 555 0100 or 0402 812 949",
+            [("212 555 0100", 1.0), ("0402 812 949", 1.0)],
+            id="first-pass-and-cue-pass",
+        ),
+    ],
+)
+def test_cue_pass_adds_no_duplicate(text: str, expected):
+    assert sorted(_found(DETECTOR, text)) == sorted(expected)
+
+
+@pytest.mark.parametrize(("text", "expected"), PHONE_CASES)
+def test_existing_cases_unchanged_by_cue_pass(text: str, expected):
+    assert _found(DETECTOR, text) == _found(NO_CUES, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A hyphen then a word with a non-hexadecimal letter is a label, not a token.
+        pytest.param("+447700 208 815-Fax", [("+447700 208 815", None)], id="e164-label-fax"),
+        pytest.param("+44 20 7946 0958-Office", [("+44 20 7946 0958", 1.0)], id="e164-label"),
+        # ITU-T E.164 with a national prefix in parentheses right after the country code.
+        pytest.param("+49(0)30 12345678", [("+49(0)30 12345678", 1.0)], id="e164-DE-paren-0"),
+        pytest.param("+31(0)20 1234567", [("+31(0)20 1234567", 1.0)], id="e164-NL-paren-0"),
+        pytest.param("2125550100-abcdef", [], id="hex-group-still-glued"),
+    ],
+)
+def test_boundaries(text: str, expected):
+    assert _found(NO_CUES, text) == expected
+
+
+def test_cue_windows_bounded_and_merged():
+    text = "Tel/Fax: " + "1" * 200
+    windows = cue_windows(text)
+    # "Tel" opens [3, 3 + W), "Fax" [7, 7 + W): one merged window, never the whole line.
+    assert windows == [(len("Tel"), len("Tel/Fax") + CUE_WINDOW)]
