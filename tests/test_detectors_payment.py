@@ -117,6 +117,7 @@ CARD_CASES = [
     pytest.param("card:4242424242424242", ["4242424242424242"], id="glued-colon"),
     pytest.param("(4242424242424242),", ["4242424242424242"], id="glued-parentheses-comma"),
     pytest.param("pay 4242424242424242.", ["4242424242424242"], id="glued-final-dot"),
+    pytest.param("call +441914960105 now", [], id="e164-plus-opens-a-phone-not-a-card"),
     pytest.param(
         "4012888888881881 4012-8888-8888-1881 4012 8888 8888 1881",
         ["4012888888881881", "4012-8888-8888-1881", "4012 8888 8888 1881"],

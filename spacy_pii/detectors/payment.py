@@ -88,9 +88,10 @@ _WIDE_GROUPINGS = frozenset({(4, 6, 5), (4, 6, 4)})
 # The look-behinds keep the start off the tail of a longer token: a word ("ref4242..."),
 # a hyphen-joined word ("ref-4242..."), a decimal ("1.4242..."), or a group that follows
 # a token ending in a digit, such as an IBAN's head ("DE89 3704 0044 ...": with a wrong
-# MOD-97 check the IBAN rule rejects it, and its tail must not turn into a card).
+# MOD-97 check the IBAN rule rejects it, and its tail must not turn into a card), or a
+# "+", which opens an E.164 telephone number and never a card ("+441914960105" passes Luhn).
 _CARD_RUN = re.compile(
-    r"(?<![A-Za-z0-9_])(?<![A-Za-z0-9_]-)(?<![0-9]\.)(?<![0-9] )[0-9]++(?:[ \-][0-9]++)*+"
+    r"(?<![A-Za-z0-9_+])(?<![A-Za-z0-9_]-)(?<![0-9]\.)(?<![0-9] )[0-9]++(?:[ \-][0-9]++)*+"
 )
 _SPACE_TOKEN = re.compile(r"[^ ]++")
 # A card holds CARD_MIN_DIGITS digits and starts with one: a text with fewer (most prose)
