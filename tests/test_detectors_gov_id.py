@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from spacy_pii.detectors import GOV_ID_COUNTRIES, RuleSettings, find_rule_hits
 from spacy_pii.detectors.gov_id import (
     COUNTRIES,
+    CuedIdDetector,
     NationalIdDetector,
     SsnDetector,
     nino_valid,
@@ -217,8 +218,13 @@ def test_countries_are_opt_in():
     assert _values(NationalIdDetector(("GB",)), text) == [
         ("AB123456C", None, "rules.national_id.gb")
     ]
+    # By default only the cue rule runs: "NINO" is one of its cues, "IdNr" is not.
     default = find_rule_hits(text, RuleSettings(types=("GOV_ID",)))
-    assert default == []
+    assert [(text[h.start : h.end], h.detector) for h in default] == [
+        ("AB123456C", "rules.gov_id_cue.gb.nino")
+    ]
+    uncued = "36574261809 and AB123456C"
+    assert find_rule_hits(uncued, RuleSettings(types=("GOV_ID",))) == []
 
 
 def test_country_list_is_the_settings_list():
@@ -266,5 +272,173 @@ ADVERSARIAL = {
 def test_detector_terminates_on_adversarial_input(detector, name: str):
     started = time.perf_counter()
     for _ in detector.find(ADVERSARIAL[name]):
+        pass
+    assert time.perf_counter() - started < 5.0
+
+
+# ---------------------------------------------------------------------------------------
+# Cued national ids: any listed standard after a cue phrase (on by default)
+# ---------------------------------------------------------------------------------------
+
+# Each number is valid under the standard named in its id (checked by python-stdnum, or
+# by the SSA, HMRC and NHS rules for the standards it has no module for).
+CUED_FOUND = [
+    pytest.param(
+        "holder of national identity number 160540-1467",
+        "160540-1467",
+        "dk.cpr",
+        None,
+        id="dk-cpr-date-only",
+    ),
+    pytest.param(
+        "personnummer: 700815-6346",
+        "700815-6346",
+        "se.personnummer",
+        1.0,
+        id="se-personnummer-luhn",
+    ),
+    pytest.param(
+        "Steuer-ID 41 662 593 879", "41 662 593 879", "de.idnr", 1.0, id="de-idnr-grouped"
+    ),
+    pytest.param("tax id 97632383410", "97632383410", "de.idnr", 1.0, id="de-idnr-compact"),
+    pytest.param("social insurance 2545160417", "2545160417", "at.vnr", 1.0, id="at-vnr"),
+    pytest.param("CPF 897.390.851-05", "897.390.851-05", "br.cpf", 1.0, id="br-cpf"),
+    pytest.param("NIF is 152770062", "152770062", "pt.nif", 1.0, id="pt-nif-after-filler"),
+    pytest.param(
+        "Aadhaar 3357 1958 4111", "3357 1958 4111", "in_.aadhaar", 1.0, id="in-aadhaar-verhoeff"
+    ),
+    pytest.param(
+        "national insurance XX255058D", "XX255058D", "gb.nino", None, id="gb-nino-compact"
+    ),
+    pytest.param(
+        "my id number is HK 07 15 50 A.",
+        "HK 07 15 50 A",
+        "gb.nino",
+        None,
+        id="gb-nino-printed-pairs",
+    ),
+    pytest.param("DNI 70751074S", "70751074S", "es.dni", 1.0, id="es-dni-check-letter"),
+    pytest.param(
+        "codice fiscale GRZLGN63S18G391K",
+        "GRZLGN63S18G391K",
+        "it.codicefiscale",
+        1.0,
+        id="it-codice-fiscale",
+    ),
+    pytest.param("PPS 3282575I", "3282575I", "ie.pps", 1.0, id="ie-pps"),
+    pytest.param("pps no. 0036050Q", "0036050Q", "ie.pps", 1.0, id="ie-pps-leading-zeros"),
+    pytest.param("national id 114037728807660", "114037728807660", "fr.nir", 1.0, id="fr-nir-key"),
+    pytest.param(
+        "Our records show your taxpayer reference as 839 414 053",
+        "839 414 053",
+        "au.tfn",
+        1.0,
+        id="au-tfn-weighted",
+    ),
+    pytest.param("BSN: 235614701", "235614701", "nl.bsn", 1.0, id="nl-bsn-eleven-test"),
+    pytest.param("PESEL 32112594481", "32112594481", "pl.pesel", 1.0, id="pl-pesel"),
+    pytest.param(
+        "fødselsnummer 28070371032", "28070371032", "no.fodselsnummer", 1.0, id="no-fodselsnummer"
+    ),
+    pytest.param(
+        "henkilötunnus 131052-308T",
+        "131052-308T",
+        "fi.hetu",
+        1.0,
+        id="fi-hetu-century-sign-as-written",
+    ),
+    pytest.param("NHS no: 943 476 5919", "943 476 5919", "gb.nhs", 1.0, id="gb-nhs-modulus-11"),
+    pytest.param(
+        "whats ur ssn again for the tax form\n883215326",
+        "883215326",
+        "us.ssn",
+        None,
+        id="us-ssn-next-line-shape-only",
+    ),
+    pytest.param(
+        "CPR 160540-1467 2019", "160540-1467", "dk.cpr", None, id="dk-cpr-trailing-year-dropped"
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "value", "standard", "score"), CUED_FOUND)
+def test_cued_id_found(text: str, value: str, standard: str, score: float | None):
+    expected = [(value, score, f"rules.gov_id_cue.{standard}")]
+    assert _values(CuedIdDetector(), text) == expected
+    # The default settings run it, with no country enabled.
+    hits = find_rule_hits(text, RuleSettings(types=("GOV_ID",)))
+    assert [(text[h.start : h.end], h.score, h.detector) for h in hits] == expected
+
+
+CUED_REJECTED = [
+    pytest.param("BSN: 987654320", id="every-checksum-and-the-ssa-ranges-fail"),
+    pytest.param("national id 11111111111", id="one-repeated-digit"),
+    pytest.param("235614701", id="valid-bsn-without-cue"),
+    pytest.param("GRZLGN63S18G391K", id="valid-codice-fiscale-without-cue"),
+    pytest.param(
+        "national id, which the clerk at the front desk asked for twice, is 114037728807660",
+        id="cue-beyond-48-characters",
+    ),
+    pytest.param("national id\n\n114037728807660", id="cue-two-lines-up"),
+    pytest.param("tinder 235614701", id="tin-inside-a-word"),
+    pytest.param("sinus 130692544", id="sin-inside-a-word"),
+    pytest.param("SSN and DOB (04/01/1975)", id="date-after-cue-passes-au-tfn"),
+    pytest.param("id number 2356 1470 1 2 3 4 5 6 7 8 9 1", id="run-longer-than-ten-groups"),
+]
+
+
+@pytest.mark.parametrize("text", CUED_REJECTED)
+def test_cued_id_rejected(text: str):
+    assert _values(CuedIdDetector(), text) == []
+
+
+def test_cue_words_are_whole_words_and_the_listed_standards_decide():
+    # The same numbers as the rejections above, with the cue standing alone: found.
+    assert _values(CuedIdDetector(), "tin 235614701") == [
+        ("235614701", 1.0, "rules.gov_id_cue.nl.bsn")
+    ]
+    assert _values(CuedIdDetector(), "SIN 130692544")[0][:2] == ("130692544", 1.0)
+
+
+def test_cued_id_is_reported_once_when_its_country_is_enabled():
+    text = "BSN: 235614701"
+    hits = find_rule_hits(text, RuleSettings(types=("GOV_ID",), gov_id_countries=("NL",)))
+    assert [(text[h.start : h.end], h.detector) for h in hits] == [
+        ("235614701", "rules.national_id.nl")
+    ]
+
+
+def test_cued_ssn_is_left_to_the_ssn_rule():
+    text = "SSN: 536228726"
+    hits = find_rule_hits(text, RuleSettings(types=("GOV_ID",)))
+    assert [(text[h.start : h.end], h.detector) for h in hits] == [("536228726", "rules.us_ssn")]
+
+
+_EXISTING_CASES = [
+    *((p.values[0], ()) for p in SSN_FOUND + SSN_REJECTED),
+    *((p.values[0], ("GB",)) for p in NINO_FOUND + NINO_REJECTED),
+    *((p.values[1], (p.values[0],)) for p in NATIONAL_FOUND),
+    *((p.values[1], (p.values[0],)) for p in NATIONAL_REJECTED),
+]
+
+
+@pytest.mark.parametrize(("text", "countries"), _EXISTING_CASES)
+def test_cued_rule_adds_nothing_to_the_existing_cases(text: str, countries: tuple[str, ...]):
+    # The SSN and per-country rules alone, against the full default lane with the cue rule.
+    alone = [SsnDetector()] + ([NationalIdDetector(countries)] if countries else [])
+    expected = sorted({(h.start, h.end, h.detector) for d in alone for h in d.find(text)})
+    hits = find_rule_hits(text, RuleSettings(types=("GOV_ID",), gov_id_countries=countries))
+    assert [(h.start, h.end, h.detector) for h in hits] == expected
+
+
+@pytest.mark.parametrize("name", ["cue-then-groups", "cue-then-letters", "cue-then-id"])
+def test_cued_detector_terminates_on_adversarial_input(name: str):
+    text = {
+        "cue-then-groups": "ssn 1 2 3 4 5 6 7 8 " * 5_000,
+        "cue-then-letters": "national id AB CD EF " * 5_000,
+        "cue-then-id": "BSN 235614701 " * 7_000,
+    }[name]
+    started = time.perf_counter()
+    for _ in CuedIdDetector(GOV_ID_COUNTRIES).find(text):
         pass
     assert time.perf_counter() - started < 5.0

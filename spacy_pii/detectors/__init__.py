@@ -78,11 +78,14 @@ def build_detectors(settings: RuleSettings) -> list[Detector]:
 
         detectors.append(SecretDetector())
     if "GOV_ID" in wanted:
-        from .gov_id import NationalIdDetector, SsnDetector
+        from .gov_id import CuedIdDetector, NationalIdDetector, SsnDetector
 
         detectors.append(SsnDetector())
         if settings.gov_id_countries:
             detectors.append(NationalIdDetector(settings.gov_id_countries))
+        # Any listed country's id after a cue phrase; it leaves the slices the two rules
+        # above report to them (see gov_id's docstring).
+        detectors.append(CuedIdDetector(settings.gov_id_countries))
     if "PAYMENT" in wanted:
         from .payment import CardDetector, IbanDetector
 
