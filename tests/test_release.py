@@ -145,3 +145,13 @@ def test_predict_documents_reads_the_pii_group_with_scores():
     nlp = spacy_pii.load("rules")
     (document,) = predict_documents(nlp, ["mail ada@example.com now"])
     assert [(s.start, s.end, s.label) for s in document.spans] == [(5, 20, "EMAIL")]
+
+
+def test_the_shipped_merge_carries_the_package_taxonomy():
+    # pii_merge saves its own copy of the taxonomy; a shipped copy that drifts from the
+    # package's would fold labels differently from a freshly added pii_merge.
+    from spacy_pii.pipeline.assemble import SHIPPED_PIPELINE
+
+    folder = f"{spacy_pii.__path__[0]}/{SHIPPED_PIPELINE}"
+    fresh = spacy.blank("en").add_pipe("pii_merge")
+    assert srsly.read_yaml(f"{folder}/pii_merge/taxonomy.yaml") == fresh._to_dict()["taxonomy"]
