@@ -46,8 +46,9 @@ but fake vendor tokens (sequential or descending digits, ``abcdef``, a bad bech3
 checksum; about 20), values that CredSweeper's gold omits although the line holds a
 credential (``--pass X``, ``-pw X``, ``PW:X`` next to ``password:X``, ``ID/PW:master/X``,
 two more SQL statements, and three prose lines ``password is X``; about 35), the four
-inexact spans of overlap hits above, Bitnami sealed-secrets ciphertext under ``PASSWORD:``/``TOKEN:`` keys (7), two encrypted
-PEM keys we report on purpose, and a client secret inside a PDF text stream.
+inexact spans of overlap hits above, Bitnami sealed-secrets ciphertext under
+``PASSWORD:``/``TOKEN:`` keys (7), two encrypted PEM keys we report on purpose, and a
+client secret inside a PDF text stream.
 """
 
 from __future__ import annotations
