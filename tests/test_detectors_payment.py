@@ -130,6 +130,14 @@ CARD_CASES = [
     ),
     pytest.param("4242424242424241", [], id="luhn-wrong-check-digit"),
     pytest.param("9000000000000001", [], id="iso7812-unknown-issuer-luhn-valid"),
+    # Outside every listed range, Luhn-valid: a card only after a card cue on its line.
+    pytest.param("Card number: 3508-2813-6441-9488", ["3508-2813-6441-9488"], id="cue-jcb-faker"),
+    pytest.param("on card 9000000000000001 ok", ["9000000000000001"], id="cue-unlisted-iin"),
+    pytest.param("Visa (ends 0001): 9000 0000 0000 0001", ["9000 0000 0000 0001"], id="cue-net"),
+    pytest.param("Card:\n9000000000000001", [], id="cue-other-line"),
+    pytest.param("cardboard 9000000000000001", [], id="cue-whole-word"),
+    pytest.param("card 9000000000000002", [], id="cue-luhn-still-decides"),
+    pytest.param("card 900000000006", [], id="cue-12-digits-need-a-range"),
     pytest.param("42424242424", [], id="iso7812-11-digits-too-short"),
     pytest.param("42424242424242421234", [], id="iso7812-20-digits-run-on"),
     pytest.param("4242 4242 4242 4242 1234", [], id="grouping-run-on-fifth-block"),
@@ -326,6 +334,7 @@ ADVERSARIAL = [
     pytest.param("4242 " * 20_000, id="card-blocks-run-on"),
     pytest.param("DE89 " * 20_000, id="iban-heads"),
     pytest.param("AB12" + "C" * 100_000, id="iban-head-long-tail"),
+    pytest.param("card 9000000000000001 " * 5_000, id="card-cues-and-unlisted-pans"),
     pytest.param(
         " ".join(str(_rng.randint(0, 9999)) for _ in range(25_000)), id="random-digit-table"
     ),

@@ -49,9 +49,20 @@ def test_examples_are_valid(region: str, number: str):
         "Téléphone : {}",
         "id,name,phone,created_at\n7,Ana,{},2024-01-02",
         "id;Mobile phone;city\n7;{};Lyon",
+        "I can be reached at {} or by mail",
+        "Called customer back on {}, no answer",
+        "wants a callback on {}",
+        "Text me on {}.",
+        "My home number is {}.",
+        "my phone died and i lost everything\nits {}\nthx",
+        "Phone:\n{}",
     ],
-    ids=["form", "tel-abbr", "mob", "chat", "french", "csv-comma", "csv-semicolon"],
-)
+    ids=[
+        "form", "tel-abbr", "mob", "chat", "french", "csv-comma", "csv-semicolon",
+        "reached-at", "called-back", "callback", "text-me", "my-number", "next-line",
+        "cue-alone-on-its-line",
+    ],
+)  # fmt: skip
 def test_cue_finds_national_number(template: str, region: str, number: str):
     assert _found(DETECTOR, template.format(number)) == [(number, 1.0)]
 
@@ -82,7 +93,11 @@ def test_cue_finds_libphonenumber_example(region: str):
         pytest.param("call me on 12.05.2024", id="date-dots-after-cue"),
         pytest.param("call me on 2024-05-12", id="date-iso8601-after-cue"),
         pytest.param("call about 1.250,00 EUR", id="amount-after-cue"),
-        pytest.param("phone\n0402 812 949", id="next-line-not-in-window"),
+        pytest.param("phone\nnone\n0402 812 949", id="two-lines-down"),
+        pytest.param("phone 1\n0402 812 949", id="cue-line-has-its-digits"),
+        pytest.param("ringing 0402 812 949", id="ringing-is-not-ring"),
+        pytest.param("the number 0402 812 949", id="bare-number-is-no-cue"),
+        pytest.param("order 03455/53135596", id="slash-form-without-cue"),
         pytest.param("phone: " + "x" * CUE_WINDOW + " 0402 812 949", id="beyond-window"),
         pytest.param("id,name,email\n7,Ana,0402 812 949", id="csv-column-without-cue"),
     ],
@@ -126,6 +141,21 @@ def test_existing_cases_unchanged_by_cue_pass(text: str, expected):
 )
 def test_boundaries(text: str, expected):
     assert _found(NO_CUES, text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Tel.: 03455/53135596", "id,phone\n7,03455/53135596"],
+    ids=["after-cue", "csv-column"],
+)
+def test_cue_reads_area_code_slash_form(text: str):
+    # DIN 5008's old "area code/subscriber" form, common in Germany and Austria.
+    assert phonenumbers.is_valid_number(phonenumbers.parse("03455 53135596", "AT"))
+    assert _found(DETECTOR, text) == [("03455/53135596", 1.0)]
+
+
+def test_slash_form_keeps_dates_out():
+    assert _found(DETECTOR, "Tel. on 14/03/2024 or 03/14/2024") == []
 
 
 def test_cue_windows_bounded_and_merged():

@@ -13,6 +13,10 @@ Sources, one per rule:
   four (``4-4-4-4``, ``4-4-4-4-3``, ``4-4-4``), or ``4-6-5`` (American Express) and
   ``4-6-4`` (Diners Club); one separator kind, a single space or a single hyphen,
   throughout.
+  Issuer tables go stale (Mastercard's 2-series arrived in 2017; Mir, RuPay and Troy are
+  not listed), so a Luhn-valid number of 13 to 19 digits whose range is unknown still
+  counts where a card cue ("card", "Visa", "credit", "PAN", ...) opens its line, up to
+  :data:`CARD_CUE_WINDOW` characters after the cue (:func:`card_spans` with ``cued``).
 - **IBAN** (``rules.iban``): ISO 13616-1. The country code fixes the length and the BBAN
   structure, and ISO 7064 MOD-97-10 checks the two check digits; python-stdnum's
   ``stdnum.iban`` holds the per-country registry and runs both checks. National BBAN
@@ -34,8 +38,9 @@ digits, or is glued to letters, is not a card, and no card is reported inside an
 
 from __future__ import annotations
 
+import math
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 
 from stdnum import iban as _iban
@@ -157,15 +162,54 @@ def _glued_after(text: str, end: int) -> bool:
     return False
 
 
-def _card_digits(groups: list[str]) -> bool:
-    """Whether digit ``groups`` (one, or as written between separators) form a card."""
+# A cue names a card: the word "card" (also in "cardholder", "card_number"), a network,
+# or the payment words that forms and tickets use. Whole words, any case.
+_CARD_CUE = re.compile(
+    r"(?<![^\W_])(?:(?:credit|debit)?card(?:holder)?s?|cc|pan|visa|master ?card|amex"
+    r"|american express|jcb|discover|maestro|unionpay|diners|mir|rupay|troy)(?![^\W_])",
+    re.IGNORECASE,
+)
+# How far after a card cue an unlisted-range number may end ("Card (Visa, ends 4242): ...").
+CARD_CUE_WINDOW = 64
+# The shortest PAN read without an issuer range: 12-digit numbers are too often ids.
+_CUED_MIN_DIGITS = 13
+
+
+def _card_digits(groups: list[str], cued: bool = False) -> bool:
+    """Whether digit ``groups`` (one, or as written between separators) form a card.
+
+    ``cued`` (a card cue precedes the number) waives the issuer range, not the Luhn check.
+    """
     digits = "".join(groups)
-    return (
-        CARD_MIN_DIGITS <= len(digits) <= CARD_MAX_DIGITS
-        and _grouping_ok(groups)
-        and card_issuer(digits) is not None
-        and luhn_valid(digits)
-    )
+    if not (CARD_MIN_DIGITS <= len(digits) <= CARD_MAX_DIGITS and _grouping_ok(groups)):
+        return False
+    if card_issuer(digits) is None and not (cued and len(digits) >= _CUED_MIN_DIGITS):
+        return False
+    return luhn_valid(digits)
+
+
+def _card_cue_windows(text: str) -> list[tuple[int, int]]:
+    """The spans after the card cues, sorted and disjoint.
+
+    Each runs to the end of its cue's line, at most :data:`CARD_CUE_WINDOW` characters.
+    """
+    merged: list[tuple[int, int]] = []
+    for cue in _CARD_CUE.finditer(text):
+        start = cue.end()
+        limit = min(len(text), start + CARD_CUE_WINDOW)
+        line_end = text.find("\n", start, limit)
+        end = limit if line_end < 0 else line_end
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _inside_sorted(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether ``[start, end)`` lies inside one of ``spans`` (sorted, disjoint)."""
+    index = bisect_right(spans, (start, math.inf)) - 1  # the last span starting by start
+    return index >= 0 and end <= spans[index][1]
 
 
 def card_spans(text: str) -> Iterator[tuple[int, int]]:
@@ -176,11 +220,24 @@ def card_spans(text: str) -> Iterator[tuple[int, int]]:
     ("4012888888881881 4012-8888-8888-1881" is two cards). Consecutive shorter tokens are
     one candidate that must be a card as a whole: "4242 4242 4242 4242 1234" runs on and
     is not a card. A token glued to a following word is never part of a card. IBANs are
-    not excluded here; :class:`CardDetector` does that.
+    not excluded here; :class:`CardDetector` does that. A number outside every listed
+    issuer range counts only inside a card cue's window (:func:`_card_cue_windows`).
     """
     scan_from = _card_scan_start(text)
     if scan_from is None:
         return
+    cue_windows: list[tuple[int, int]] | None = None
+
+    def is_card(start: int, end: int, groups: list[str]) -> bool:
+        nonlocal cue_windows
+        if _card_digits(groups):
+            return True
+        if not luhn_valid("".join(groups)):
+            return False  # most runs: no need to look for cues
+        if cue_windows is None:
+            cue_windows = _card_cue_windows(text)
+        return _inside_sorted(start, end, cue_windows) and _card_digits(groups, cued=True)
+
     for match in _CARD_RUN.finditer(text, scan_from):
         if match.end() - match.start() < CARD_MIN_DIGITS:
             continue  # most runs are short numbers: skip them before any work
@@ -198,13 +255,18 @@ def card_spans(text: str) -> Iterator[tuple[int, int]]:
                 stretch.append((start, end, token))
                 stretch_glued = stretch_glued or glued
                 continue
-            if stretch and not stretch_glued and _card_digits([t for _, _, t in stretch]):
+            if stretch and not stretch_glued and is_card(*_stretch_bounds(stretch)):
                 yield stretch[0][0], stretch[-1][1]
             stretch, stretch_glued = [], False
-            if not glued and _card_digits(token.split("-")):
+            if not glued and is_card(start, end, token.split("-")):
                 yield start, end
-        if stretch and not stretch_glued and _card_digits([t for _, _, t in stretch]):
+        if stretch and not stretch_glued and is_card(*_stretch_bounds(stretch)):
             yield stretch[0][0], stretch[-1][1]
+
+
+def _stretch_bounds(stretch: list[tuple[int, int, str]]) -> tuple[int, int, list[str]]:
+    """A stretch of short digit tokens as ``(start, end, groups)``."""
+    return stretch[0][0], stretch[-1][1], [token for _, _, token in stretch]
 
 
 # ---------------------------------------------------------------------------------------
@@ -327,7 +389,7 @@ def overlaps_sorted(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
 
 
 class CardDetector:
-    """Payment card numbers: ISO/IEC 7812 issuer range, length, grouping and Luhn."""
+    """Payment card numbers: ISO/IEC 7812 issuer range (or a card cue), length, grouping, Luhn."""
 
     id = "rules.card"
     types = frozenset({PAYMENT})
@@ -377,9 +439,11 @@ PATTERNS: tuple[re.Pattern[str], ...] = (
     _IBAN_GATE,
     _IBAN_LOWER,
     _IBAN_LOWER_GATE,
+    _CARD_CUE,
 )
 
 __all__ = [
+    "CARD_CUE_WINDOW",
     "ISSUER_RANGES",
     "PATTERNS",
     "CardDetector",

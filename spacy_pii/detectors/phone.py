@@ -133,16 +133,23 @@ CUE_REGIONS: tuple[str, ...] = (
 )  # fmt: skip
 # Whole words (no letter or digit on either side; "_" separates, as in "phone_number"),
 # any case: "hotel" holds no "tel", "recall" no "call". "contact" covers "contact number"
-# and the forms' "Contact if needed:". English, then the locales' own
+# and the forms' "Contact if needed:"; "reached at", "called back on", "text me on" and
+# "my (mobile) number is" name a number as often as "phone" does. English, then the locales' own
 # words (German and Scandinavian, French, Spanish, Portuguese, Italian, Dutch).
 _CUE = re.compile(
-    r"(?<![^\W_])(?:(?:tele)?phone|tel|mobile|mob|cell|fax|call|ring|whatsapp"
+    r"(?<![^\W_])(?:(?:tele)?phone|tel|mobile|mob|cell|fax|call(?:s|ed|ing|back)?|ring|whatsapp"
+    r"|sms|text me|dial|hotline|helpline|landline|reach(?:ed|able)?"
+    r"|(?:my|your|his|her|our|their) (?:\w+ )?number"
     r"|contact|telefon|t\u00e9l\u00e9phone|portable|m\u00f3vil|telefone"
     r"|tel\u00e9fono|telefono|telefoon)(?![^\W_])",
     re.IGNORECASE,
 )
 # How far after a cue a number may start and end: "Tel. (office, ask for Anna): ..." fits.
 CUE_WINDOW = 64
+# German and Austrian numbers are often written with a slash after the area code
+# ("03455/53135596", the pre-1990s DIN 5008 form). Only the cue pass reads that form,
+# as the same number with a space: elsewhere a slash joins dates and ids.
+_AREA_CODE_SLASH = re.compile(r"(?<![0-9/])0[0-9]{2,5}+/(?=[0-9]{3,10}+(?![0-9/]))")
 # A table header cell that names a phone column is short ("phone", "Mobile phone").
 _HEADER_CELL_MAX = 32
 _CSV_DELIMITERS = ",;\t"
@@ -151,7 +158,8 @@ _CSV_DELIMITERS = ",;\t"
 def cue_windows(text: str) -> list[tuple[int, int]]:
     """The spans where the cue pass looks, sorted and disjoint.
 
-    After each cue, up to :data:`CUE_WINDOW` characters of the same line. In a table
+    After each cue, up to :data:`CUE_WINDOW` characters of the same line, or of the next
+    one when the cue's line holds no digit after it (:func:`_after_cue`). In a table
     (comma, semicolon or tab separated, no quoted delimiters), a header row with a cell
     that holds a cue names a column: in each following row of as many cells, up to the
     first blank line, that column's cell (at most :data:`CUE_WINDOW` characters). Rows
@@ -160,9 +168,7 @@ def cue_windows(text: str) -> list[tuple[int, int]]:
     """
     windows: list[tuple[int, int]] = []
     for cue in _CUE.finditer(text):
-        start = cue.end()
-        line_end = text.find("\n", start, start + CUE_WINDOW)
-        windows.append((start, min(len(text), start + CUE_WINDOW) if line_end < 0 else line_end))
+        windows.append(_after_cue(text, cue.end()))
     if windows:
         windows.extend(_column_windows(text))
     windows.sort()
@@ -173,6 +179,22 @@ def cue_windows(text: str) -> list[tuple[int, int]]:
         else:
             merged.append((start, end))
     return merged
+
+
+def _after_cue(text: str, start: int) -> tuple[int, int]:
+    """The window after a cue, at most :data:`CUE_WINDOW` characters.
+
+    It is the rest of the cue's line, or runs on through the next line when the rest is
+    digit-free: "Phone:" above its number, "my phone died ..." then "its 05 67 ...".
+    """
+    limit = min(len(text), start + CUE_WINDOW)
+    line_end = text.find("\n", start, limit)
+    if line_end < 0:
+        return start, limit
+    if any(char.isdigit() for char in text[start:line_end]):
+        return start, line_end
+    next_end = text.find("\n", line_end + 1, limit)
+    return start, limit if next_end < 0 else next_end
 
 
 def _column_windows(text: str) -> Iterator[tuple[int, int]]:
@@ -200,6 +222,20 @@ def _column_windows(text: str) -> Iterator[tuple[int, int]]:
                     break
             if column is not None:
                 break
+
+
+def _slash_as_space(text: str, windows: list[tuple[int, int]]) -> str:
+    """``text`` with the area-code slashes inside ``windows`` read as spaces.
+
+    One character for one, so every offset still points into ``text``.
+    """
+    chars: list[str] | None = None
+    for start, end in windows:
+        for match in _AREA_CODE_SLASH.finditer(text, start, end):
+            if chars is None:
+                chars = list(text)
+            chars[match.end() - 1] = " "
+    return text if chars is None else "".join(chars)
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,8 +368,10 @@ class PhoneDetector:
         assert cued is not None
         verdicts: dict[str, str | None] = {}
         taken = sorted((hit.start, hit.end) for hit in found)
-        for start, end in cue_windows(text):
-            for hit in cued._scan(text, start, end, in_payment, verdicts):
+        windows = cue_windows(text)
+        spaced = _slash_as_space(text, windows)
+        for start, end in windows:
+            for hit in cued._scan(spaced, start, end, in_payment, verdicts):
                 if hit.score != 1.0 or text[hit.start] == "+":
                     continue
                 if overlaps_sorted(hit.start, hit.end, taken):
@@ -521,6 +559,7 @@ PATTERNS: tuple[re.Pattern[str], ...] = (
     _DATE_SEPARATOR,
     _INTERNATIONAL_GATE,
     _CUE,
+    _AREA_CODE_SLASH,
     _WORD_AFTER,
     _HEX_WORD,
 )
