@@ -328,3 +328,32 @@ def test_build_is_deterministic(built):
     splits, manifest = build_corpus(EXTERNAL, seed=0, n_generated=90, case_augment_fraction=0.1)
     assert manifest == built[1]
     assert splits == built[0]
+
+
+def _wnut_train_copies(docs: list[dict]) -> Counter:
+    return Counter(
+        d["meta"]["id"]
+        for d in docs
+        if str(d["meta"].get("id", "")).startswith("wnut17-train") and "augment" not in d["meta"]
+    )
+
+
+def test_real_text_repeat_puts_wnut_train_in_n_times(built):
+    from spacy_pii.generator.corpus import build_corpus
+
+    splits, manifest = build_corpus(EXTERNAL, seed=0, n_generated=90, real_text_repeat=2)
+    once = _wnut_train_copies(built[0]["train"])
+    twice = _wnut_train_copies(splits["train"])
+    assert set(twice) == set(once) and set(twice.values()) == {2}
+    assert manifest["real_text_repeat"] == 2
+    assert manifest["corpus_version"] != built[1]["corpus_version"]
+    # Dev and test do not depend on how train is weighted.
+    assert splits["dev"] == built[0]["dev"] and splits["test"] == built[0]["test"]
+
+
+@pytest.mark.parametrize("repeat", [0, -1, 1.5, True])
+def test_real_text_repeat_rejects_bad_values(repeat):
+    from spacy_pii.generator.corpus import build_corpus
+
+    with pytest.raises((TypeError, ValueError), match="real_text_repeat"):
+        build_corpus(EXTERNAL, seed=0, n_generated=9, real_text_repeat=repeat)

@@ -126,8 +126,8 @@ def test_propagated_hits_carry_source_score_kind_and_detector():
 @pytest.mark.parametrize(
     ("score", "expected"),
     [
-        pytest.param(0.89, [], id="below-min_score"),
-        pytest.param(0.9, [("Hopper", "PERSON")], id="at-min_score"),
+        pytest.param(0.49, [], id="below-min_score"),
+        pytest.param(0.5, [("Hopper", "PERSON")], id="at-min_score"),
         pytest.param(None, [], id="unscored-never-qualifies"),
     ],
 )

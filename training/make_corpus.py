@@ -49,6 +49,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="FRACTION",
         help="add a lower- or upper-case copy of this share of train docs",
     )
+    parser.add_argument(
+        "--real-text-repeat",
+        type=int,
+        default=1,
+        metavar="N",
+        help="put WNUT-17 train (the only real text in train) N times into train",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "corpus" / "built")
     parser.add_argument("--external", type=Path, default=ROOT / "corpus" / "external")
     parser.add_argument(
@@ -66,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
         n_generated=args.n_generated,
         case_augment_fraction=args.case_augment,
+        real_text_repeat=args.real_text_repeat,
     )
     elapsed = time.perf_counter() - started
 

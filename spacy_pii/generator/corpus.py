@@ -7,6 +7,7 @@ here are the ones written down in corpus/CONVENTIONS.md.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import random
@@ -326,6 +327,7 @@ def build_corpus(
     seed: int,
     n_generated: int,
     case_augment_fraction: float = 0.0,
+    real_text_repeat: int = 1,
     fold: Callable[[str], str | None] | None = None,
 ) -> tuple[dict[str, list[dict]], dict[str, Any]]:
     """Assemble train/dev/test from the generator and the external corpora.
@@ -333,8 +335,9 @@ def build_corpus(
     - Generated documents: each split draws only from its own templates.
     - Presidio synth v2: birth dates relabelled, folded, then split by its
       ``meta.template_id`` (70/15/15).
-    - WNUT-17 train: @handles labelled USERNAME, folded, train only. WNUT-17 dev is never
-      read here: it is the held-out evaluation set.
+    - WNUT-17 train: @handles labelled USERNAME, folded, train only, ``real_text_repeat``
+      times over: it is the only real (not templated) text in train, and a larger generated
+      share drowns it out. WNUT-17 dev is never read here: it is the held-out evaluation set.
 
     Returns:
         The splits (shuffled with ``seed``) and a manifest with label counts and the
@@ -360,9 +363,13 @@ def build_corpus(
     ]
     for split, docs in split_by_template(presidio, "presidio").items():
         splits[split].extend(docs)
-    splits["train"].extend(
-        fold_doc(label_handles(d), fold) for d in read_jsonl(external_dir / WNUT_TRAIN_FILE)
-    )
+    if isinstance(real_text_repeat, bool) or not isinstance(real_text_repeat, int):
+        raise TypeError("real_text_repeat must be an int")
+    if real_text_repeat < 1:
+        raise ValueError("real_text_repeat must be at least 1")
+    wnut = [fold_doc(label_handles(d), fold) for d in read_jsonl(external_dir / WNUT_TRAIN_FILE)]
+    for _ in range(real_text_repeat):
+        splits["train"].extend(copy.deepcopy(doc) for doc in wnut)
 
     augmented = case_augment(splits["train"], case_augment_fraction, seed)
     splits["train"].extend(augmented)
@@ -382,6 +389,7 @@ def build_corpus(
         "seed": seed,
         "n_generated": n_generated,
         "case_augment": case_augment_fraction,
+        "real_text_repeat": real_text_repeat,
         "sources": sources,
     }
     manifest = {

@@ -47,7 +47,7 @@ DEFAULT_MERGE_CONFIG: dict[str, Any] = {
     "model_version": None,
     "propagate": {
         "types": ["PERSON", "USERNAME", "GOV_ID"],
-        "min_score": 0.9,
+        "min_score": 0.5,
         "name_parts": True,
         "min_part_chars": 3,
         "case_insensitive": False,
