@@ -154,6 +154,13 @@ ASSIGNMENTS = [
         "the password is hunter20#, ok?", "hunter20#", "prose", id="prose-comma-ends-sentence"
     ),
     pytest.param('PASSWORD IS "s3cr3t!x"', "s3cr3t!x", "prose", id="prose-upper-quoted"),
+    pytest.param(
+        "Last password you remember: monkey824!\nPhone",
+        "monkey824!",
+        "prose",
+        id="prose-label-words-colon",
+    ),
+    pytest.param("password for the vpn: hunter2!", "hunter2!", "prose", id="prose-label-for"),
 ]
 
 
@@ -198,6 +205,11 @@ NOT_SECRETS = [
     pytest.param("the password is wrong, try again", id="prose-letters-only-word"),
     pytest.param("Your password was reset yesterday", id="prose-password-was-reset"),
     pytest.param("the password is 123", id="prose-below-four-characters"),
+    pytest.param("Password expires: 2024-05-01", id="prose-label-date-value"),
+    pytest.param("Password changed at: 10:30", id="prose-label-time-value"),
+    pytest.param("Password requirements: 8+ chars", id="prose-label-short-value"),
+    pytest.param("Password reset link: https://example.com/r", id="prose-label-url-value"),
+    pytest.param("Password policy: see section 4.2", id="prose-label-letters-word"),
 ]
 
 

@@ -398,16 +398,21 @@ def _accept(
     return start, end
 
 
-# Prose: "my wifi password is R@inb0w1600$". Seed 002's mention rule: after "is" or "was"
+# Prose: "my wifi password is R@inb0w1600$", or a few words then a colon, as forms ask:
+# "Last password you remember: monkey824!". Seed 002's mention rule: after "is" or "was"
 # the next word counts only when it holds a digit or a symbol, so "the password is wrong"
 # names no secret. The value is at least CredSweeper PASSWD_PAIR's 4 characters and stops
 # at an HTML entity ("NsIdksKJdj&lt;/div&gt;" in escaped markup).
 _PROSE = re.compile(
-    r"\b(?:pass(?:word|code|phrase)|pwd)[ \t]{1,16}(?:is|was)[ \t]{1,16}"
+    r"\b(?:pass(?:word|code|phrase)|pwd)"
+    r"(?:[ \t]{1,16}(?:is|was)|(?P<label>(?:[ \t]{1,16}[a-z]{1,12}){1,4}[ \t]{0,4}:))[ \t]{1,16}"
     r"(?P<q>['\"`]?)(?P<value>(?:(?!&[a-z]{2,6};)[^\s'\"`]){4,256}+)(?P=q)",
     re.IGNORECASE | re.ASCII,
 )
 _SENTENCE_END = ".,;:"
+# After a label ("Password expires: 2024-05-01"), digits and date or time punctuation alone
+# are a field's value, not a password.
+_DATE_OR_NUMBER = re.compile(r"[0-9./:\-]++")
 
 
 def _prose_values(text: str) -> Iterator[tuple[int, int]]:
@@ -417,6 +422,8 @@ def _prose_values(text: str) -> Iterator[tuple[int, int]]:
         while end - start > _MIN_PASSWORD and text[end - 1] in _SENTENCE_END:
             end -= 1
         if text[start:end].isalpha():
+            continue
+        if match["label"] and _DATE_OR_NUMBER.fullmatch(text, start, end):
             continue
         span = _accept(text, start, end, bool(match["q"]), "password")
         if span:
@@ -570,6 +577,7 @@ PATTERNS: tuple[re.Pattern[str], ...] = (
     _MYSQL_COMMAND,
     _SECURE_STRING,
     _PROSE,
+    _DATE_OR_NUMBER,
     _NUMBER,
     _PLACEHOLDER,
     _NESTED_KEY,
