@@ -13,7 +13,7 @@ from spacy.training import Example
 from thinc.api import ConfigValidationError
 
 import spacy_pii.pipeline.ner  # noqa: F401  (registers pii_ner until the entry point lands)
-from spacy_pii.conventions import leading_honorifics
+from spacy_pii.conventions import edge_punctuation, leading_honorifics
 from spacy_pii.errors import ConfigError
 from spacy_pii.pipeline.ner import SCORE_MAP_FILE, build_ngram_preset_suggester, select_spans
 from spacy_pii.score_map import IsotonicCurve, ScoreMap
@@ -160,6 +160,40 @@ def test_select_spans_is_independent_of_candidate_order():
 )
 def test_leading_honorifics(words, expected):
     assert leading_honorifics(words) == expected
+
+
+@pytest.mark.parametrize(
+    "words, expected",
+    [
+        (["Louisa", "-"], (0, 1)),
+        (["(", "Karla", ")", ":"], (1, 2)),
+        (["Jane", "Doe"], (0, 0)),
+        (["P.", "Dippel"], (0, 0)),  # an initial keeps its full stop
+        (["\n", "Ana", "\u2014"], (1, 1)),
+        (["-", ":"], (2, 0)),  # nothing left
+    ],
+    ids=["dash-after", "brackets-colon", "clean", "initial", "space-and-em-dash", "only-punct"],
+)
+def test_edge_punctuation(words, expected):
+    assert edge_punctuation(words) == expected
+
+
+@pytest.mark.parametrize(
+    "trim, expected",
+    [(True, ["Karla"]), (False, ["(Karla):"])],
+    ids=["trimmed", "kept-when-off"],
+)
+def test_person_spans_lose_edge_punctuation(trim, expected):
+    nlp = spacy.blank("en")
+    ner = nlp.add_pipe("pii_ner", config={"trim_punctuation": trim})
+    ner.add_label("PERSON")
+    doc = nlp.make_doc("Note (Karla): called back")
+    # spaCy reads "):" as one token (an emoticon), which a span then takes along.
+    assert [t.text for t in doc[1:4]] == ["(", "Karla", "):"]
+    # One candidate, doc[1:4], scored PERSON 0.9 (the last column is the negative label).
+    group = ner._span_group(doc, numpy.asarray([[1, 4]]), numpy.asarray([[0.9, 0.1]], "f"))
+    assert [span.text for span in group] == expected
+    assert len(group.attrs["scores"]) == len(group)
 
 
 def test_ngram_preset_suggester_unions_ngrams_and_preset_spans():

@@ -42,7 +42,7 @@ from spacy.util import ensure_path, registry
 from thinc.api import Config, Model, Ops, Optimizer, get_current_ops, set_dropout_rate
 from thinc.types import Floats2d, Ints2d, Ragged
 
-from ..conventions import leading_honorifics
+from ..conventions import edge_punctuation, leading_honorifics
 from ..errors import ConfigError
 from ..score_map import ScoreMap
 
@@ -89,6 +89,7 @@ DEFAULT_PII_NER_CONFIG: dict[str, Any] = {
     "threshold": 0.5,
     "negative_weight": 1.0,
     "trim_honorifics": True,
+    "trim_punctuation": True,
     "train_on_gold_spans": True,
     "scorer": {"@scorers": "pii.spans_scorer.v1", "spans_key": "pii_ner"},
 }
@@ -118,6 +119,7 @@ def make_pii_ner(
     threshold: float,
     negative_weight: float,
     trim_honorifics: bool,
+    trim_punctuation: bool,
     train_on_gold_spans: bool,
     scorer: Callable | None,
 ) -> PiiNer:
@@ -131,6 +133,8 @@ def make_pii_ner(
         threshold: the least probability of a span's best label for the span to be kept.
         negative_weight: a multiplier on the loss of negative candidates.
         trim_honorifics: drop leading honorifics from PERSON spans.
+        trim_punctuation: drop punctuation-only tokens at either edge of PERSON spans
+            (:func:`spacy_pii.conventions.edge_punctuation`).
         train_on_gold_spans: in training, add the gold spans to the suggestions, so the
             model learns every gold span even where the suggester missed it (a span
             finder early in training finds almost no long address).
@@ -145,6 +149,7 @@ def make_pii_ner(
         threshold=threshold,
         negative_weight=negative_weight,
         trim_honorifics=trim_honorifics,
+        trim_punctuation=trim_punctuation,
         train_on_gold_spans=train_on_gold_spans,
         scorer=scorer,
     )
@@ -164,6 +169,7 @@ class PiiNer(SpanCategorizer):
         threshold: float = 0.5,
         negative_weight: float = 1.0,
         trim_honorifics: bool = True,
+        trim_punctuation: bool = True,
         train_on_gold_spans: bool = True,
         scorer: Callable | None = None,
     ) -> None:
@@ -185,6 +191,7 @@ class PiiNer(SpanCategorizer):
             scorer=scorer,
         )
         self.cfg["trim_honorifics"] = trim_honorifics
+        self.cfg["trim_punctuation"] = trim_punctuation
         self.cfg["train_on_gold_spans"] = train_on_gold_spans
         self.score_map: ScoreMap | None = None
 
@@ -284,14 +291,25 @@ class PiiNer(SpanCategorizer):
         probabilities: list[float] = []
         for start, end, label_index, probability in chosen:
             label = self.labels[label_index]
-            if label == "PERSON" and self.cfg.get("trim_honorifics", True):
-                start += leading_honorifics([t.text for t in doc[start:end]])
+            if label == "PERSON":
+                start, end = self._trim_person(doc, start, end)
+                if start >= end:
+                    continue
             spans.append(Span(doc, start, end, label=label))
             probabilities.append(self.calibrated(label, probability))
         group = SpanGroup(doc, name=self.key, spans=spans)
         group.attrs["scores"] = probabilities
         group.attrs["detectors"] = [self.name] * len(spans)
         return group
+
+    def _trim_person(self, doc: Doc, start: int, end: int) -> tuple[int, int]:
+        """A PERSON span's token bounds after the span conventions (spacy_pii.conventions)."""
+        if self.cfg.get("trim_punctuation", True):
+            leading, trailing = edge_punctuation([t.text for t in doc[start:end]])
+            start, end = start + leading, end - trailing
+        if start < end and self.cfg.get("trim_honorifics", True):
+            start += leading_honorifics([t.text for t in doc[start:end]])
+        return start, end
 
     # -- serialization: spaCy's, plus the score map --------------------------------------
 
