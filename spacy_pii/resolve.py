@@ -7,8 +7,10 @@ The steps, in order:
 3. Apply the per-type score threshold. A candidate without a score (a grammar match) survives
    a threshold, because no number can be compared with it, unless ``drop_unscored`` is set.
 4. Resolve overlaps greedily in one total order: higher class rank, then the detector kind the
-   type prefers, then the longer span, then the higher score (no score sorts below every
-   score), then the smaller start, then the type name, then the detector id. Because the
+   type prefers, then a type a rule decides over a type a model guesses (an e-mail address
+   that a model also calls a USERNAME stays EMAIL), then the longer span, then the higher
+   score (no score sorts below every score), then the smaller start, then the type name,
+   then the detector id. Because the
    order is total, the result does not depend on the order of the input.
 
 Pure Python: no spaCy.
@@ -40,6 +42,7 @@ def _priority(hit: Hit, taxonomy: Taxonomy) -> tuple:
     return (
         -spec.rank,
         hit.kind != spec.prefer,
+        spec.prefer != "rule",
         -(hit.end - hit.start),
         -(hit.score if hit.score is not None else -1.0),
         hit.start,

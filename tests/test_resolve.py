@@ -36,6 +36,16 @@ def test_tie_prefers_the_detector_kind_the_type_names(taxonomy):
     assert _keys(resolve([model, rule], taxonomy)) == [(0, 10, "EMAIL")]
 
 
+@pytest.mark.parametrize("username_score", [0.99, 0.3, None])
+def test_a_rule_decided_type_beats_a_model_guessed_one_on_the_same_characters(
+    taxonomy, username_score
+):
+    # EMAIL and USERNAME share a class rank; each hit comes from the kind its type prefers.
+    email = Hit(4, 20, "EMAIL", None, "rules.email", "rule")
+    username = Hit(4, 20, "USERNAME", username_score, "ner", "model")
+    assert resolve([username, email], taxonomy).spans == (email,)
+
+
 def test_tie_then_prefers_the_longer_span(taxonomy):
     hits = [Hit(0, 5, "PERSON", 0.99, "ner", "model"), Hit(0, 11, "ADDRESS", 0.5, "ner", "model")]
     assert _keys(resolve(hits, taxonomy)) == [(0, 11, "ADDRESS")]
