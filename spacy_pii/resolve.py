@@ -10,8 +10,8 @@ The steps, in order:
    type prefers, then a type a rule decides over a type a model guesses (an e-mail address
    that a model also calls a USERNAME stays EMAIL), then the longer span, then the higher
    score (no score sorts below every score), then the smaller start, then the type name,
-   then the detector id. Because the
-   order is total, the result does not depend on the order of the input.
+   then the detector id. Because the order is total, the result does not depend on the
+   order of the input.
 
 Pure Python: no spaCy.
 """
