@@ -180,6 +180,10 @@ def render_template(template: str, ctx: Resolver) -> Rendered:
                 label, value = ctx.resolve(node.name, node.attr)
                 for mod in node.mods:
                     value = MODIFIERS[mod](value)
+                if label is not None:
+                    # A few Faker locales end a value with a space or newline (da_DK, de_AT
+                    # streets); a span never starts or ends with one.
+                    value = value.strip()
                 if label is not None and value:
                     checks.append((pos, pos + len(value), label, value))
                 parts.append(value)
