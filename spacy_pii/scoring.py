@@ -37,6 +37,7 @@ from pydantic import (
     Field,
 )
 
+from .detectors.text import merged_intervals
 from .documents import (
     Document,
     FrozenModel,
@@ -245,16 +246,6 @@ def whitespace_tokens(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _WHITESPACE_TOKEN.finditer(text)]
 
 
-def _merged(intervals: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for start, end in sorted(intervals):
-        if out and start <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], end))
-        else:
-            out.append((start, end))
-    return out
-
-
 def _length(intervals: list[tuple[int, int]]) -> int:
     return sum(end - start for start, end in intervals)
 
@@ -418,16 +409,16 @@ def evaluate(
             gt, pt = gold_tokens.get(label, set()), pred_tokens.get(label, set())
             token_counts[label].update(tp=len(gt & pt), fp=len(pt - gt), fn=len(gt - pt))
 
-        all_pred = _merged((s.start, s.end) for s in p.spans)
+        all_pred = merged_intervals((s.start, s.end) for s in p.spans)
         for label in {s.label for s in (*g.spans, *p.spans)}:
-            gc = _merged((s.start, s.end) for s in g.spans if s.label == label)
-            pc = _merged((s.start, s.end) for s in p.spans if s.label == label)
+            gc = merged_intervals((s.start, s.end) for s in g.spans if s.label == label)
+            pc = merged_intervals((s.start, s.end) for s in p.spans if s.label == label)
             both = _overlap(gc, pc)
             char_counts[label].update(tp=both, fp=_length(pc) - both, fn=_length(gc) - both)
             if gc:
                 leak_gold[label] += _length(gc)
                 leak_left[label] += _length(gc) - _overlap(gc, all_pred)
-        all_gold = _merged((s.start, s.end) for s in g.spans)
+        all_gold = merged_intervals((s.start, s.end) for s in g.spans)
         leak_gold["__all__"] += _length(all_gold)
         leak_left["__all__"] += _length(all_gold) - _overlap(all_gold, all_pred)
 

@@ -48,7 +48,7 @@ from stdnum import luhn as _luhn
 from stdnum.exceptions import ValidationError
 
 from ..hits import Hit
-from .text import at_least_digits
+from .text import at_least_digits, merged_intervals
 
 PAYMENT = "PAYMENT"
 
@@ -193,17 +193,13 @@ def _card_cue_windows(text: str) -> list[tuple[int, int]]:
 
     Each runs to the end of its cue's line, at most :data:`CARD_CUE_WINDOW` characters.
     """
-    merged: list[tuple[int, int]] = []
+    windows = []
     for cue in _CARD_CUE.finditer(text):
         start = cue.end()
         limit = min(len(text), start + CARD_CUE_WINDOW)
         line_end = text.find("\n", start, limit)
-        end = limit if line_end < 0 else line_end
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged
+        windows.append((start, limit if line_end < 0 else line_end))
+    return merged_intervals(windows)
 
 
 def _inside_sorted(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
@@ -422,13 +418,7 @@ def payment_spans(text: str) -> list[tuple[int, int]]:
     Other rules (the phone rule) use it to stay out of payment numbers; the result suits
     :func:`overlaps_sorted`.
     """
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted({*card_spans(text), *iban_spans(text)}):
-        if merged and start < merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged
+    return merged_intervals({*card_spans(text), *iban_spans(text)})
 
 
 PATTERNS: tuple[re.Pattern[str], ...] = (

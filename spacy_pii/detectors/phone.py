@@ -58,7 +58,7 @@ from .phone_plan import (
     groups_kept,
     starts_with_country_code,
 )
-from .text import at_least_digits
+from .text import at_least_digits, merged_intervals
 
 PHONE = "PHONE"
 
@@ -171,14 +171,7 @@ def cue_windows(text: str) -> list[tuple[int, int]]:
         windows.append(_after_cue(text, cue.end()))
     if windows:
         windows.extend(_column_windows(text))
-    windows.sort()
-    merged: list[tuple[int, int]] = []
-    for start, end in windows:
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged
+    return merged_intervals(windows)
 
 
 def _after_cue(text: str, start: int) -> tuple[int, int]:

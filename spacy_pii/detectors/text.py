@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 # A lone surrogate (U+D800..U+DFFF) is not a Unicode scalar value: it cannot be encoded as
 # UTF-8, so spaCy's tokenizer raises on it. It reaches Python strings through
@@ -28,3 +29,17 @@ def at_least_digits(count: int) -> re.Pattern[str]:
     ``search`` and ``finditer`` stay linear too.
     """
     return re.compile(rf"\A([^0-9]*+)[0-9](?:[^0-9]*+[0-9]){{{count - 1}}}")
+
+
+def merged_intervals(intervals: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``(start, end)`` intervals sorted, with overlapping and touching ones joined.
+
+    The result suits :func:`bisect`-based overlap and containment checks.
+    """
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(intervals):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
