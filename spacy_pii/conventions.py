@@ -86,3 +86,27 @@ def edge_punctuation(words: Sequence[str]) -> tuple[int, int]:
     while end > start and _is_punctuation(words[end - 1]):
         end -= 1
     return start, len(words) - end
+
+
+# Separators between the names of a list ("P. Breton, J. Walter"; "Ana López; Ben Ode").
+_LIST_SEPARATORS = frozenset({",", ";"})
+
+
+def name_list_parts(words: Sequence[str]) -> list[tuple[int, int]]:
+    """The ``(start, end)`` word ranges of the names in a PERSON span that lists several.
+
+    Two people written next to each other are two spans (corpus/CONVENTIONS.md), but a span
+    categorizer often takes a list as one ("Interviewers: P. Dippel, A. Wulff"). The span is
+    split at commas and semicolons only when every part has two words or more, because an
+    inverted name also holds a comma and is one span: "Smith, John", "SCHERRER, NAZMI",
+    "Smith, John Paul". A span that is not such a list comes back whole.
+    """
+    parts: list[tuple[int, int]] = []
+    start = 0
+    for index, word in enumerate([*words, ","]):
+        if word in _LIST_SEPARATORS:
+            parts.append((start, index))
+            start = index + 1
+    if len(parts) > 1 and all(end - start >= 2 for start, end in parts):
+        return parts
+    return [(0, len(words))]

@@ -448,3 +448,18 @@ def test_the_shipped_pipeline_writes_scores_through_its_pooled_score_map():
         for span, score in zip(raw, raw.attrs["scores"], strict=True)
     ]
     assert list(calibrated.attrs["scores"]) == pytest.approx(expected)
+
+
+def test_the_shipped_pipeline_splits_a_list_of_names():
+    nlp = spacy.load(SHIPPED)
+    text = "Probation period: 9 weeks\nInterviewers: P. Dippel, A. Wulff"
+    ner = nlp.get_pipe("pii_ner")
+    assert ner.cfg["split_name_lists"] is True
+    split_doc = nlp(text)
+    split = [(s.text, s.label_) for s in split_doc.spans["pii_ner"]]
+    ner.cfg["split_name_lists"] = False
+    whole_doc = nlp(text)
+    whole = [(s.text, s.label_) for s in whole_doc.spans["pii_ner"]]
+    # The model takes the list as one span; the convention makes it two.
+    assert whole == [("P. Dippel, A. Wulff", "PERSON")]
+    assert split == [("P. Dippel", "PERSON"), ("A. Wulff", "PERSON")]

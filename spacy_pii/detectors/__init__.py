@@ -20,6 +20,9 @@ from .fold import fold_confusables
 # package stays cheap and a type the caller disabled costs nothing.
 RULE_TYPES: tuple[str, ...] = ("SECRET", "GOV_ID", "PAYMENT", "EMAIL", "PHONE", "IP_ADDRESS")
 
+# Context cues (:mod:`.cues`): not a standard's grammar, so they have their own setting.
+CUE_KINDS: tuple[str, ...] = ("titles", "columns")
+
 # libphonenumber's region codes for the phone rule when the caller names none. "US" and
 # "GB" cover the national formats most common in English text; international numbers
 # with "+" parse in every region regardless.
@@ -37,6 +40,7 @@ class RuleSettings(BaseModel):
     types: tuple[str, ...] = RULE_TYPES
     phone_regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS
     gov_id_countries: tuple[str, ...] = ()
+    context_cues: tuple[str, ...] = CUE_KINDS
     fold_confusables: bool = True
     max_length: int | None = Field(default=None, gt=0)
 
@@ -46,6 +50,14 @@ class RuleSettings(BaseModel):
         unknown = sorted(set(value) - set(RULE_TYPES))
         if unknown:
             raise ValueError(f"no rule detects {unknown}; rule types are {list(RULE_TYPES)}")
+        return value
+
+    @field_validator("context_cues")
+    @classmethod
+    def _known_cues(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = sorted(set(value) - set(CUE_KINDS))
+        if unknown:
+            raise ValueError(f"unknown context cues {unknown}; known: {list(CUE_KINDS)}")
         return value
 
     @field_validator("phone_regions")
@@ -102,6 +114,14 @@ def build_detectors(settings: RuleSettings) -> list[Detector]:
         from .network import IpAddressDetector
 
         detectors.append(IpAddressDetector())
+    if "titles" in settings.context_cues:
+        from .cues import TitleCueDetector
+
+        detectors.append(TitleCueDetector())
+    if "columns" in settings.context_cues:
+        from .cues import ColumnCueDetector
+
+        detectors.append(ColumnCueDetector())
     return detectors
 
 
@@ -140,6 +160,7 @@ def find_rule_hits(text: str, settings: RuleSettings | None = None) -> list[Hit]
 
 
 __all__ = [
+    "CUE_KINDS",
     "DEFAULT_PHONE_REGIONS",
     "GOV_ID_COUNTRIES",
     "RULE_TYPES",

@@ -42,7 +42,7 @@ from spacy.util import ensure_path, registry
 from thinc.api import Config, Model, Ops, Optimizer, get_current_ops, set_dropout_rate
 from thinc.types import Floats2d, Ints2d, Ragged
 
-from ..conventions import edge_punctuation, leading_honorifics
+from ..conventions import edge_punctuation, leading_honorifics, name_list_parts
 from ..errors import ConfigError
 from ..score_map import ScoreMap
 
@@ -90,6 +90,7 @@ DEFAULT_PII_NER_CONFIG: dict[str, Any] = {
     "negative_weight": 1.0,
     "trim_honorifics": True,
     "trim_punctuation": True,
+    "split_name_lists": True,
     "train_on_gold_spans": True,
     "scorer": {"@scorers": "pii.spans_scorer.v1", "spans_key": "pii_ner"},
 }
@@ -120,6 +121,7 @@ def make_pii_ner(
     negative_weight: float,
     trim_honorifics: bool,
     trim_punctuation: bool,
+    split_name_lists: bool,
     train_on_gold_spans: bool,
     scorer: Callable | None,
 ) -> PiiNer:
@@ -135,6 +137,8 @@ def make_pii_ner(
         trim_honorifics: drop leading honorifics from PERSON spans.
         trim_punctuation: drop punctuation-only tokens at either edge of PERSON spans
             (:func:`spacy_pii.conventions.edge_punctuation`).
+        split_name_lists: split a PERSON span that lists several full names at its commas
+            (:func:`spacy_pii.conventions.name_list_parts`).
         train_on_gold_spans: in training, add the gold spans to the suggestions, so the
             model learns every gold span even where the suggester missed it (a span
             finder early in training finds almost no long address).
@@ -150,6 +154,7 @@ def make_pii_ner(
         negative_weight=negative_weight,
         trim_honorifics=trim_honorifics,
         trim_punctuation=trim_punctuation,
+        split_name_lists=split_name_lists,
         train_on_gold_spans=train_on_gold_spans,
         scorer=scorer,
     )
@@ -170,6 +175,7 @@ class PiiNer(SpanCategorizer):
         negative_weight: float = 1.0,
         trim_honorifics: bool = True,
         trim_punctuation: bool = True,
+        split_name_lists: bool = True,
         train_on_gold_spans: bool = True,
         scorer: Callable | None = None,
     ) -> None:
@@ -192,6 +198,7 @@ class PiiNer(SpanCategorizer):
         )
         self.cfg["trim_honorifics"] = trim_honorifics
         self.cfg["trim_punctuation"] = trim_punctuation
+        self.cfg["split_name_lists"] = split_name_lists
         self.cfg["train_on_gold_spans"] = train_on_gold_spans
         self.score_map: ScoreMap | None = None
 
@@ -291,19 +298,27 @@ class PiiNer(SpanCategorizer):
         probabilities: list[float] = []
         for start, end, label_index, probability in chosen:
             label = self.labels[label_index]
-            if label == "PERSON":
-                start, end = self._trim_person(doc, start, end)
-                if start >= end:
-                    continue
-            spans.append(Span(doc, start, end, label=label))
-            probabilities.append(self.calibrated(label, probability))
+            bounds = self._person_bounds(doc, start, end) if label == "PERSON" else [(start, end)]
+            for start, end in bounds:
+                spans.append(Span(doc, start, end, label=label))
+                probabilities.append(self.calibrated(label, probability))
         group = SpanGroup(doc, name=self.key, spans=spans)
         group.attrs["scores"] = probabilities
         group.attrs["detectors"] = [self.name] * len(spans)
         return group
 
+    def _person_bounds(self, doc: Doc, start: int, end: int) -> list[tuple[int, int]]:
+        """The token bounds of the names in one PERSON span, after the span conventions
+        (:mod:`spacy_pii.conventions`); empty when nothing of it is a name."""
+        parts = [(start, end)]
+        if self.cfg.get("split_name_lists", True):
+            words = [token.text for token in doc[start:end]]
+            parts = [(start + first, start + last) for first, last in name_list_parts(words)]
+        trimmed = [self._trim_person(doc, first, last) for first, last in parts]
+        return [(first, last) for first, last in trimmed if first < last]
+
     def _trim_person(self, doc: Doc, start: int, end: int) -> tuple[int, int]:
-        """A PERSON span's token bounds after the span conventions (spacy_pii.conventions)."""
+        """A PERSON span's token bounds after trimming punctuation and honorifics."""
         if self.cfg.get("trim_punctuation", True):
             leading, trailing = edge_punctuation([t.text for t in doc[start:end]])
             start, end = start + leading, end - trailing

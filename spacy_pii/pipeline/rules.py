@@ -29,6 +29,7 @@ DEFAULT_RULES_CONFIG: dict[str, Any] = {
     "types": None,
     "phone_regions": None,
     "gov_id_countries": [],
+    "context_cues": ["titles", "columns"],
     "fold_confusables": True,
     "split_tokens": True,
     "scorer": {"@scorers": "pii.spans_scorer.v1", "spans_key": "pii_rules"},
@@ -48,11 +49,12 @@ def make_pii_rules(
     types: list[str] | None,
     phone_regions: list[str] | None,
     gov_id_countries: list[str],
+    context_cues: list[str],
     fold_confusables: bool,
     split_tokens: bool,
     scorer: Callable | None,
 ) -> PiiRules:
-    """Find structured PII (email, phone, card, IBAN, IP, government ids, secrets).
+    """Find structured PII (email, phone, card, IBAN, IP, ids, secrets) and cued names.
 
     Args:
         spans_key: the ``doc.spans`` key to write; ``None`` means "don't write".
@@ -60,6 +62,9 @@ def make_pii_rules(
         phone_regions: libphonenumber region codes for national-format numbers;
             ``None`` means the package default (US, GB).
         gov_id_countries: country codes whose check-digit national ids are enabled.
+        context_cues: unscored PERSON and USERNAME candidates from their context
+            (:mod:`spacy_pii.detectors.cues`): ``"titles"`` (the name after "Mrs." or "Lord
+            Justice") and ``"columns"`` (cells under a first_name or username header).
         fold_confusables: fold look-alike and zero-width characters before matching.
         split_tokens: split tokens at hit boundaries so that no hit is lost or shifted.
         scorer: the scoring function for ``nlp.evaluate``.
@@ -71,6 +76,7 @@ def make_pii_rules(
         types=types,
         phone_regions=phone_regions,
         gov_id_countries=gov_id_countries,
+        context_cues=context_cues,
         fold_confusables=fold_confusables,
         split_tokens=split_tokens,
         scorer=scorer,
@@ -98,6 +104,7 @@ class PiiRules(Pipe):
         types: Iterable[str] | None = None,
         phone_regions: Iterable[str] | None = None,
         gov_id_countries: Iterable[str] = (),
+        context_cues: Iterable[str] | None = None,
         fold_confusables: bool = True,
         split_tokens: bool = True,
         scorer: Callable | None = None,
@@ -111,6 +118,7 @@ class PiiRules(Pipe):
             types=types,
             phone_regions=phone_regions,
             gov_id_countries=gov_id_countries,
+            context_cues=context_cues,
         ).model_copy(update={"fold_confusables": fold_confusables})
         self._detectors = build_detectors(self.settings)
 
