@@ -107,7 +107,7 @@ TEMPLATES = (
     yes him
     """,
     """
-    ok so {~mark|bill|will} said the meeting is at {~3|4|10}, {~bill|sue} is bringing the slides and will {~drive|present}
+    ok so {p.first|lower} said the meeting is at {~3|4|10}, {p2.first|lower} is bringing the slides and will {~drive|present}
     mark the date lol
     """,
     """
