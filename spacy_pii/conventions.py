@@ -60,6 +60,31 @@ HONORIFICS: frozenset[str] = frozenset(
 )
 
 
+# Lower-case particles of Dutch, German, French, Spanish, Italian, Portuguese and Arabic
+# surnames ("van", "de", "al"): part of a name, yet shared by many unrelated people.
+SURNAME_PARTICLES: frozenset[str] = frozenset(
+    {
+        "van",
+        "von",
+        "der",
+        "den",
+        "de",
+        "del",
+        "della",
+        "di",
+        "da",
+        "dos",
+        "du",
+        "la",
+        "le",
+        "el",
+        "al",
+        "bin",
+        "ibn",
+    }
+)
+
+
 def leading_honorifics(words: Sequence[str]) -> int:
     """How many leading words of a PERSON span are honorifics (never the whole span)."""
     count = 0

@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .conventions import HONORIFICS
+from .conventions import HONORIFICS, SURNAME_PARTICLES
 from .errors import ConfigError
 from .hits import Hit
 
@@ -64,35 +64,10 @@ MAX_STRINGS = 256
 # is shared by many unrelated people, so marking its other occurrences would mask text
 # without protecting anyone. The list is explicit, rather than a stop-word lexicon, so a
 # reviewer can see every word that a name part is never propagated for.
-NAME_PART_STOPWORDS: frozenset[str] = HONORIFICS | frozenset(
-    {
-        "the",
-        "and",
-        "of",
-        "jr",
-        "jnr",
-        "snr",
-        "ii",
-        "iii",
-        "iv",
-        "van",
-        "von",
-        "der",
-        "den",
-        "de",
-        "del",
-        "della",
-        "di",
-        "da",
-        "dos",
-        "du",
-        "la",
-        "le",
-        "el",
-        "al",
-        "bin",
-        "ibn",
-    }
+NAME_PART_STOPWORDS: frozenset[str] = (
+    HONORIFICS
+    | SURNAME_PARTICLES
+    | frozenset({"the", "and", "of", "jr", "jnr", "snr", "ii", "iii", "iv"})
 )
 
 _PART_PUNCTUATION = string.punctuation + "\u2018\u2019\u201c\u201d\u00ab\u00bb"

@@ -30,45 +30,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ..conventions import HONORIFICS, SURNAME_PARTICLES
 from ..hits import Hit
 
-# Forms of address after which capitalised words are a name. A subset of
-# ``conventions.HONORIFICS``: the words there that are also ordinary in capitalised text
-# are left out, because a cue must be right on its own ("Master Card", "Gen Z", "Sr.
-# Engineer", "Col" in a table, "Doctor Who", "Hon." in a product name).
-TITLES: frozenset[str] = frozenset(
-    {
-        "mr",
-        "mrs",
-        "ms",
-        "miss",
-        "mx",
-        "dr",
-        "prof",
-        "professor",
-        "sir",
-        "dame",
-        "lord",
-        "lady",
-        "judge",
-        "justice",
-        "rev",
-        "reverend",
-        "capt",
-        "captain",
-        "sgt",
-        "herr",
-        "frau",
-        "mme",
-        "mlle",
-        "madame",
-    }
-)
-
-# Lower-case surname particles that may sit inside a titled name ("Lady Justice de Groot",
-# "Miss I. de la O"); a name never ends in one.
-PARTICLES: frozenset[str] = frozenset(
-    {"van", "von", "de", "der", "den", "da", "di", "du", "la", "le", "del", "dos", "das", "y"}
+# Forms of address after which capitalised words are a name: ``conventions.HONORIFICS``
+# less the words that are also ordinary in capitalised text, because a cue must be right on
+# its own ("Master Card", "Madam Chair", "Doctor Who", "Fr" for French, "Sr. Engineer",
+# "Sra", "Hon." in a product name, "Col" and "Lt" in a table, "Gen Z").
+TITLES: frozenset[str] = HONORIFICS - frozenset(
+    {"master", "madam", "doctor", "fr", "sr", "sra", "hon", "col", "lt", "gen"}
 )
 
 # Capitalised words that end a titled name: an address part ("Mrs. Diana Usamov Suite 913",
@@ -181,7 +151,7 @@ class ColumnCueDetector:
     """The cells under a person or login column header: PERSON or USERNAME, unscored."""
 
     id = "cues.column"
-    types = frozenset(set(COLUMN_TYPES.values()))
+    types = frozenset(COLUMN_TYPES.values())
 
     def find(self, text: str) -> list[Hit]:
         return [Hit(start, end, label, None, self.id) for start, end, label in column_cells(text)]
@@ -235,16 +205,16 @@ def _name_after(text: str, position: int, *, all_caps: bool) -> tuple[int, int] 
             position = word.end()
             continue
         named = bare not in _NOT_NAME_WORDS or _is_initial(token)
-        if (token[0].isupper() and named) or bare in PARTICLES:
+        if (token[0].isupper() and named) or bare in SURNAME_PARTICLES:
             words.append((word.start(), word.end(), token))
         else:
             break
         position = word.end()
         if token.endswith(".") and len(token) > 2:
             break  # a full stop after a word ends the sentence ("... with Mr Smith.")
-    while words and words[-1][2].lower() in PARTICLES:
+    while words and words[-1][2].lower() in SURNAME_PARTICLES:
         words.pop()
-    if words and words[0][2].lower() in PARTICLES and len(words) == 1:
+    if words and words[0][2].lower() in SURNAME_PARTICLES and len(words) == 1:
         words.clear()
     if not words:
         return None

@@ -20,7 +20,7 @@ from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import ensure_path
 
-from ..detectors import RuleSettings, build_detectors, find_hits
+from ..detectors import CUE_KINDS, RuleSettings, build_detectors, find_hits
 from ..errors import ConfigError
 from .spans import hits_to_group, split_tokens_at
 
@@ -29,7 +29,7 @@ DEFAULT_RULES_CONFIG: dict[str, Any] = {
     "types": None,
     "phone_regions": None,
     "gov_id_countries": [],
-    "context_cues": ["titles", "columns"],
+    "context_cues": list(CUE_KINDS),
     "fold_confusables": True,
     "split_tokens": True,
     "scorer": {"@scorers": "pii.spans_scorer.v1", "spans_key": "pii_rules"},
