@@ -453,5 +453,47 @@ def benchmark(
         raise typer.Exit(1)
 
 
+# -- serve: the logic is in spacy_pii.serve ----------------------------------------------------
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+@app.command()
+def serve(
+    host: Annotated[
+        str, typer.Option("--host", help="Address to bind; keep it on localhost.")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8000,
+    model: Annotated[
+        list[str] | None,
+        typer.Option("--model", help="Another pipeline: PATH, package or NAME=PATH; repeatable."),
+    ] = None,
+    max_chars: Annotated[
+        int, typer.Option("--max-chars", min=1, help="The longest text a request may carry.")
+    ] = 20_000,
+) -> None:
+    """Serve the demo page and its JSON API (needs the demo extra: FastAPI, uvicorn).
+
+    It binds to localhost, is meant for fake or local data, and stores nothing.
+    """
+    try:
+        import uvicorn
+
+        from .serve.app import create_app
+    except ImportError:
+        raise _fail("serve needs the demo extra: pip install 'spacy-pii[demo]'", 2) from None
+    if host in LOOPBACK_HOSTS:
+        allowed = [*LOOPBACK_HOSTS, "[::1]"]
+    else:
+        typer.echo(
+            f"warning: binding to {host}: anyone who can reach it can use the service", err=True
+        )
+        allowed = None
+    web_app = create_app(models=tuple(model or ()), max_chars=max_chars, allowed_hosts=allowed)
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(f"spacy-pii demo on http://{shown}:{port}/ (Ctrl+C stops it)", err=True)
+    uvicorn.run(web_app, host=host, port=port, log_level="info")
+
+
 if __name__ == "__main__":
     app()
