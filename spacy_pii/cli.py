@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -492,7 +493,10 @@ def serve(
     web_app = create_app(models=tuple(model or ()), max_chars=max_chars, allowed_hosts=allowed)
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"spacy-pii demo on http://{shown}:{port}/ (Ctrl+C stops it)", err=True)
-    uvicorn.run(web_app, host=host, port=port, log_level="info")
+    # The app logs each request by path and status; uvicorn's access log would add the
+    # query string, where a text could sit.
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(name)s: %(message)s")
+    uvicorn.run(web_app, host=host, port=port, log_level="info", access_log=False)
 
 
 if __name__ == "__main__":

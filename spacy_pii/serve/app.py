@@ -55,6 +55,7 @@ from .protocol import (
 )
 
 logger = logging.getLogger(__name__)
+access_logger = logging.getLogger("spacy_pii.serve.access")
 
 STATIC = Path(__file__).parent / "static"
 DEFAULT_MAX_CHARS = 20_000
@@ -73,7 +74,9 @@ SECURITY_HEADERS = {
 
 
 class _SecurityHeaders:
-    """Plain ASGI middleware: add :data:`SECURITY_HEADERS` to every HTTP response."""
+    """Plain ASGI middleware: add :data:`SECURITY_HEADERS` to every HTTP response, and log
+    each request by method, path and status. The query string is left out of the log (a
+    text could be put there), so the server's own access log is meant to be off."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -85,6 +88,9 @@ class _SecurityHeaders:
 
         async def send_with_headers(message: dict) -> None:
             if message["type"] == "http.response.start":
+                access_logger.info(
+                    "%s %s %d", scope.get("method"), scope.get("path"), message["status"]
+                )
                 headers = list(message.get("headers", []))
                 present = {name.lower() for name, _ in headers}
                 for name, value in SECURITY_HEADERS.items():

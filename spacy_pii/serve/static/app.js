@@ -240,7 +240,7 @@ function renderDetect(data, text) {
     const swatch = el("span", { class: "swatch" });
     swatch.style.background = state.colors[span.type] || "#ddd";
     body.append(el("tr", { dataset: { type: span.type } }, [
-      el("td", {}, [swatch, " " + span.type]),
+      el("td", { class: "type" }, [swatch, " " + span.type]),
       el("td", { text: String(span.start) }),
       el("td", { text: String(span.end) }),
       el("td", { class: "value", text: span.text }),
