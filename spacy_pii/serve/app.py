@@ -25,7 +25,6 @@ from __future__ import annotations
 import logging
 import os
 import secrets
-import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -33,26 +32,16 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .. import __version__
-from ..errors import PiiError, UnknownLabel
-from ..quasi import find_combinations
-from ..redact import parse_operators, redact, restore
-from ..taxonomy import Taxonomy, load_taxonomy
-from .pipelines import PipelineRegistry, PipelineSlot, default_types, detect_doc, model_slots
-from .protocol import (
-    ApiError,
-    DetectRequest,
-    RestoreRequest,
-    body_limit_for,
-    describe_validation_error,
-    read_json_body,
-    type_shaped,
-)
+from ..errors import PiiError
+from ..taxonomy import load_taxonomy
+from .pipelines import PipelineRegistry, PipelineSlot, model_slots
+from .protocol import ApiError, DetectRequest, RestoreRequest, read_json_body
+from .service import Service, detect, restore_answer, type_rows, validated
 
 logger = logging.getLogger(__name__)
 access_logger = logging.getLogger("spacy_pii.serve.access")
@@ -102,201 +91,6 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-class _Service:
-    """What the routes share: the pipelines, the taxonomy, the limits and the hash key."""
-
-    def __init__(
-        self, registry: PipelineRegistry, taxonomy: Taxonomy, max_chars: int, key: bytes
-    ) -> None:
-        self.registry = registry
-        self.taxonomy = taxonomy
-        self.max_chars = max_chars
-        self.body_limit = body_limit_for(max_chars)
-        self.key = key
-
-    def check_length(self, text: str, what: str = "text") -> None:
-        if len(text) > self.max_chars:
-            raise ApiError(
-                422,
-                "text_too_long",
-                f"the {what} has {len(text)} characters; the limit is {self.max_chars}",
-                "shorten it, or start the service with a larger --max-chars",
-            )
-
-    def slot(self, name: str) -> PipelineSlot:
-        slot = self.registry.slots.get(name)
-        if slot is None:
-            raise ApiError(
-                422,
-                "unknown_pipeline",
-                "no pipeline of that name",
-                f"choose one of {list(self.registry.names)}",
-            )
-        if not slot.ready:
-            detail = f" (loading failed: {slot.error})" if slot.state == "failed" else ""
-            raise ApiError(
-                422,
-                "pipeline_not_ready",
-                f"pipeline {slot.name!r} is {slot.state}{detail}",
-                "wait until GET /api/pipelines reports it ready, or choose another",
-            )
-        return slot
-
-    def check_types(self, types: list[str] | None) -> tuple[str, ...] | None:
-        if types is None:
-            return None
-        for name in types:
-            if name not in self.taxonomy.types:
-                shown = type_shaped(name)
-                raise ApiError(
-                    422,
-                    "unknown_type",
-                    f"type {shown!r} is not in taxonomy {self.taxonomy.version}"
-                    if shown
-                    else f"a type name is not in taxonomy {self.taxonomy.version}",
-                    "GET /api/types lists the types",
-                )
-        return tuple(dict.fromkeys(types))
-
-    def check_operators(self, operators: dict[str, Any] | None) -> None:
-        try:
-            parse_operators(operators, self.taxonomy)
-        except UnknownLabel as err:
-            self.check_types([err.label])
-            raise
-        except PiiError as err:
-            raise ApiError(
-                422, "bad_operator", str(err), "operators: placeholder, partial, hash, fake"
-            ) from None
-
-
-def _validated(model: type, body: Any) -> Any:
-    try:
-        return model.model_validate(body)
-    except ValidationError as err:
-        raise ApiError(
-            422,
-            "invalid_request",
-            describe_validation_error(err),
-            "see the API table: GET / explains the fields",
-        ) from None
-
-
-def _detect(service: _Service, slot: PipelineSlot, request: DetectRequest) -> dict[str, Any]:
-    started = time.perf_counter()
-    types = service.check_types(request.types)
-    with slot.lock:
-        doc = detect_doc(
-            slot.nlp,
-            request.text,
-            types=types,
-            min_score=request.min_score,
-            drop_unscored=request.drop_unscored,
-        )
-        effective = types if types is not None else default_types(slot.nlp)
-    if "pii" not in doc.spans:
-        raise ApiError(
-            422, "pipeline_output", f"pipeline {slot.name!r} writes no doc.spans['pii']", ""
-        )
-    group = doc.spans["pii"]
-    scores = list(group.attrs.get("scores") or [None] * len(group))
-    detectors = list(group.attrs.get("detectors") or [""] * len(group))
-    spans = []
-    never_stored = []
-    for span, score, detector in zip(group, scores, detectors, strict=True):
-        type_name = service.taxonomy.fold(span.label_) or span.label_
-        row = {
-            "type": type_name,
-            "start": span.start_char,
-            "end": span.end_char,
-            "text": span.text,
-            "score": None if score is None else round(float(score), 4),
-            "detector": str(detector),
-        }
-        spans.append(row)
-        if service.taxonomy.types[type_name].mask == "irreversible":
-            never_stored.append({"type": type_name, "start": row["start"], "end": row["end"]})
-    masked, vault = redact(doc, operators=request.operators, key=service.key)
-    findings = [finding.to_dict() for finding in find_combinations(request.text)]
-    elapsed = time.perf_counter() - started
-    logger.info(
-        "detect: pipeline=%s chars=%d spans=%d findings=%d ms=%.1f",
-        slot.name,
-        len(request.text),
-        len(spans),
-        len(findings),
-        elapsed * 1000,
-    )
-    return {
-        "ok": True,
-        "pipeline": slot.name,
-        "taxonomy_version": service.taxonomy.version,
-        "chars": len(request.text),
-        "types": list(effective) if effective is not None else None,
-        "min_score": request.min_score,
-        "drop_unscored": request.drop_unscored,
-        "spans": spans,
-        "masked": masked,
-        "vault": vault,
-        "never_stored": never_stored,
-        "findings": findings,
-        "elapsed_ms": round(elapsed * 1000, 1),
-    }
-
-
-def _restore(
-    service: _Service, slot: PipelineSlot | None, request: RestoreRequest
-) -> dict[str, Any]:
-    started = time.perf_counter()
-    types = service.check_types(request.types)
-    if slot is None:
-        result = restore(request.text, request.vault, types=types)
-    else:
-        with slot.lock:
-            result = restore(request.text, request.vault, nlp=slot.nlp, types=types)
-    elapsed = time.perf_counter() - started
-    logger.info(
-        "restore: pipeline=%s chars=%d resolved=%d unresolved=%d unknown=%d ms=%.1f",
-        slot.name if slot else "-",
-        len(request.text),
-        len(result.resolved),
-        len(result.unresolved),
-        len(result.unknown),
-        elapsed * 1000,
-    )
-    return {
-        "ok": True,
-        "pipeline": slot.name if slot else None,
-        "text": result.text,
-        "resolved": list(result.resolved),
-        "unresolved": list(result.unresolved),
-        "unknown": [
-            {"type": span.type, "start": span.start, "end": span.end, "text": span.text}
-            for span in result.unknown
-        ],
-        "clean": result.ok,
-        "elapsed_ms": round(elapsed * 1000, 1),
-    }
-
-
-def _type_rows(taxonomy: Taxonomy) -> list[dict[str, Any]]:
-    return [
-        {
-            "type": name,
-            "class": spec.class_,
-            "rank": spec.rank,
-            "severity": spec.severity,
-            "recall_floor": spec.recall_floor,
-            "default": spec.default,
-            "prefer": spec.prefer,
-            "mask": spec.mask,
-            "color": spec.color,
-            "description": spec.description,
-        }
-        for name, spec in taxonomy.types.items()
-    ]
-
-
 def _error_response(err: ApiError) -> JSONResponse:
     return JSONResponse(err.to_dict(), status_code=err.status)
 
@@ -331,7 +125,7 @@ def create_app(
         key = os.environ.get(KEY_ENV) or secrets.token_bytes(32)
     if isinstance(key, str):
         key = key.encode("utf-8")
-    service = _Service(registry, load_taxonomy(), max_chars, key)
+    service = Service(registry, load_taxonomy(), max_chars, key)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):  # type: ignore[no-untyped-def]
@@ -407,23 +201,23 @@ def create_app(
         return {
             "ok": True,
             "taxonomy_version": service.taxonomy.version,
-            "types": _type_rows(service.taxonomy),
+            "types": type_rows(service.taxonomy),
         }
 
     @app.post("/api/detect")
-    async def detect(request: Request) -> dict[str, Any]:
+    async def detect_route(request: Request) -> dict[str, Any]:
         body = await read_json_body(request, service.body_limit)
-        parsed: DetectRequest = _validated(DetectRequest, body)
+        parsed: DetectRequest = validated(DetectRequest, body)
         service.check_length(parsed.text)
         service.check_types(parsed.types)
         service.check_operators(parsed.operators)
         slot = service.slot(parsed.pipeline)
-        return await _run(_detect, service, slot, parsed)
+        return await _run(detect, service, slot, parsed)
 
     @app.post("/api/restore")
-    async def restore_answer(request: Request) -> dict[str, Any]:
+    async def restore_route(request: Request) -> dict[str, Any]:
         body = await read_json_body(request, service.body_limit)
-        parsed: RestoreRequest = _validated(RestoreRequest, body)
+        parsed: RestoreRequest = validated(RestoreRequest, body)
         service.check_length(parsed.text)
         vault_chars = sum(len(key) + len(value) for key, value in parsed.vault.items())
         if vault_chars > 2 * service.max_chars:
@@ -435,7 +229,7 @@ def create_app(
             )
         service.check_types(parsed.types)
         slot = service.slot(parsed.pipeline) if parsed.pipeline is not None else None
-        return await _run(_restore, service, slot, parsed)
+        return await _run(restore_answer, service, slot, parsed)
 
     return app
 
