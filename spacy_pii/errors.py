@@ -58,3 +58,17 @@ class PolicyMismatch(PiiError, ValueError):
 
 class ConfigError(PiiError, ValueError):
     """A component setting is invalid. The message names the setting, never text."""
+
+
+def settings_error(component: str, problems: list[dict]) -> ConfigError:
+    """A :class:`ConfigError` that names each invalid setting and why, never its value.
+
+    ``problems`` is pydantic's ``ValidationError.errors()``: the ``loc`` and ``msg`` of each
+    entry name the setting and the rule; its ``input`` (the value, which may be text) is
+    left out.
+    """
+    described = "; ".join(
+        f"{'.'.join(map(str, problem['loc'])) or 'settings'}: {problem['msg']}"
+        for problem in problems
+    )
+    return ConfigError(f"invalid {component} settings: {described}")

@@ -312,7 +312,7 @@ def score_pairs(
 
 
 # A model's proposal threshold for a label without a policy entry: the best label at least
-# as likely as all others together (release.install_policy's default_threshold).
+# as likely as all others together.
 UNCALIBRATED_PROPOSAL = 0.5
 
 

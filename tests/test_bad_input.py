@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from spacy_pii.detectors import RuleSettings, find_rule_hits
+from spacy_pii.detectors import RuleSettings, build_detectors, find_hits, find_rule_hits
 from spacy_pii.detectors.text import replace_lone_surrogates
 from spacy_pii.errors import InputTooLarge, InvalidInput
 
@@ -25,7 +25,7 @@ def test_empty_text_has_no_spans():
 
 def test_length_limit_is_a_typed_error_with_lengths_only():
     with pytest.raises(InputTooLarge) as caught:
-        find_rule_hits(SECRET_TEXT, RuleSettings(max_length=10))
+        find_hits(SECRET_TEXT, build_detectors(RuleSettings()), max_length=10)
     assert "example" not in str(caught.value)
 
 

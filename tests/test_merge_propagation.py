@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 
 import pytest
@@ -144,7 +143,7 @@ def test_wrong_propagate_type_is_rejected_by_spacy():
         spacy.blank("en").add_pipe("pii_merge", config={"propagate": "yes"})
 
 
-def test_to_disk_from_disk_keeps_the_settings(tmp_path):
+def test_the_settings_live_in_the_config_and_an_override_on_load_takes_effect(tmp_path):
     custom = {
         "types": ["GOV_ID", "PERSON"],
         "min_score": 0.8,
@@ -155,30 +154,14 @@ def test_to_disk_from_disk_keeps_the_settings(tmp_path):
     nlp = spacy.blank("en")
     nlp.add_pipe("pii_merge", config={"propagate": custom})
     nlp.to_disk(tmp_path / "pipeline")
-    saved = json.loads((tmp_path / "pipeline" / "pii_merge" / "cfg.json").read_text())
-    assert saved["propagate"] == custom
+    # The component's folder holds data only; the settings are in config.cfg.
+    assert not list((tmp_path / "pipeline" / "pii_merge").glob("cfg*"))
     loaded = spacy.load(tmp_path / "pipeline")
     assert loaded.get_pipe("pii_merge").propagation == PropagationSettings.from_config(custom)
-
-    other = spacy.blank("en")
-    merge = other.add_pipe("pii_merge")  # the factory default
-    merge.from_disk(tmp_path / "pipeline" / "pii_merge")
-    assert merge.propagation.to_config() == custom
-    merge.from_bytes(nlp.get_pipe("pii_merge").to_bytes())
-    assert merge.propagation.to_config() == custom
-
-
-def test_a_pipeline_saved_before_propagation_keeps_the_factory_setting(tmp_path):
-    nlp = spacy.blank("en")
-    nlp.add_pipe("pii_merge", config={"propagate": {"types": ["PERSON"]}})
-    path = tmp_path / "pii_merge"
-    nlp.get_pipe("pii_merge").to_disk(path)
-    cfg = json.loads((path / "cfg.json").read_text())
-    del cfg["propagate"]
-    (path / "cfg.json").write_text(json.dumps(cfg))
-    merge = spacy.blank("en").add_pipe("pii_merge")
-    merge.from_disk(path)
-    assert merge.propagation.types == ("PERSON", "USERNAME", "GOV_ID")
+    override = {"components": {"pii_merge": {"propagate": {"min_score": 0.3}}}}
+    changed = spacy.load(tmp_path / "pipeline", config=override)
+    assert changed.get_pipe("pii_merge").propagation.min_score == 0.3
+    assert changed.get_pipe("pii_merge").propagation.types == ("GOV_ID", "PERSON")
 
 
 def test_no_source_text_in_logs_or_errors(caplog):

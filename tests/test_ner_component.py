@@ -8,14 +8,15 @@ from pathlib import Path
 import numpy
 import pytest
 import spacy
+import srsly
 from spacy.pipeline.spancat import SpanCategorizer
 from spacy.training import Example
 from thinc.api import ConfigValidationError
 
-import spacy_pii.pipeline.ner  # noqa: F401  (registers pii_ner until the entry point lands)
 from spacy_pii.conventions import edge_punctuation, leading_honorifics
 from spacy_pii.errors import ConfigError
 from spacy_pii.pipeline.ner import SCORE_MAP_FILE, build_ngram_preset_suggester, select_spans
+from spacy_pii.pipeline.release import assemble_pipeline
 from spacy_pii.score_map import IsotonicCurve, ScoreMap
 
 SHIPPED = Path(__file__).resolve().parents[1] / "spacy_pii" / "models" / "en_pii_default"
@@ -288,8 +289,12 @@ def test_disk_round_trip_keeps_predictions(trained_nlp, tmp_path):
     trained_nlp.to_disk(tmp_path / "model")
     loaded = spacy.load(tmp_path / "model")
     assert loaded.get_pipe("pii_ner").labels == trained_nlp.get_pipe("pii_ner").labels
-    assert loaded.get_pipe("pii_ner").cfg["threshold"] == pytest.approx(0.3)
+    assert loaded.get_pipe("pii_ner").settings.threshold == pytest.approx(0.3)
     assert _predictions(loaded, PROBE) == _predictions(trained_nlp, PROBE)
+    # The folder holds the labels, not the settings: the config decides.
+    assert srsly.read_json(tmp_path / "model" / "pii_ner" / "cfg") == {
+        "labels": list(trained_nlp.get_pipe("pii_ner").labels)
+    }
 
 
 def test_bytes_round_trip_keeps_predictions(trained_nlp):
@@ -346,22 +351,20 @@ HALVING = ScoreMap(
 )
 
 
-@pytest.fixture
-def calibrated_nlp(trained_nlp):
-    ner = trained_nlp.get_pipe("pii_ner")
-    ner.set_score_map(HALVING)
-    yield trained_nlp
-    ner.set_score_map(None)
+@pytest.fixture(scope="module")
+def calibrated_nlp(trained_nlp, tmp_path_factory):
+    # Assembled from files, as training/calibrate.py does: the saved model and a map file.
+    root = tmp_path_factory.mktemp("calibrated")
+    trained_nlp.to_disk(root / "model")
+    HALVING.save(root / "score_map.json")
+    return spacy.load(
+        assemble_pipeline(root / "model", root / "out", score_map=root / "score_map.json")
+    )
 
 
-def test_score_map_changes_scores_not_spans(trained_nlp):
+def test_score_map_changes_scores_not_spans(trained_nlp, calibrated_nlp):
     raw = _predictions(trained_nlp, PROBE)
-    ner = trained_nlp.get_pipe("pii_ner")
-    ner.set_score_map(HALVING)
-    try:
-        calibrated = _predictions(trained_nlp, PROBE)
-    finally:
-        ner.set_score_map(None)
+    calibrated = _predictions(calibrated_nlp, PROBE)
     assert any(label == "PERSON" for doc in raw for _, _, label, _, _ in doc)
     # Selection reads the raw probability: the same spans, even those whose halved score
     # now lies below the component's threshold (0.3).
@@ -372,12 +375,16 @@ def test_score_map_changes_scores_not_spans(trained_nlp):
             assert score == pytest.approx(expected, abs=1e-5)
 
 
-def test_set_score_map_rejects_other_types_and_drops_the_identity(trained_nlp):
-    ner = trained_nlp.get_pipe("pii_ner")
-    with pytest.raises(ConfigError):
-        ner.set_score_map({"pooled": None})  # type: ignore[arg-type]
-    ner.set_score_map(ScoreMap())
-    assert ner.score_map is None
+def test_the_score_map_arrives_through_initialize():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("pii_ner")
+    nlp.config["initialize"]["components"]["pii_ner"] = {"score_map": HALVING.to_dict()}
+    nlp.initialize(lambda: _examples(nlp))
+    assert nlp.get_pipe("pii_ner").score_map == HALVING
+    # The identity map is no map: raw scores are written.
+    nlp.config["initialize"]["components"]["pii_ner"] = {"score_map": ScoreMap().to_dict()}
+    nlp.initialize(lambda: _examples(nlp))
+    assert nlp.get_pipe("pii_ner").score_map is None
 
 
 def test_score_map_survives_disk_and_is_removed_with_it(calibrated_nlp, tmp_path):
@@ -387,9 +394,8 @@ def test_score_map_survives_disk_and_is_removed_with_it(calibrated_nlp, tmp_path
     loaded = spacy.load(folder)
     assert loaded.get_pipe("pii_ner").score_map == HALVING
     assert _predictions(loaded, PROBE) == _predictions(calibrated_nlp, PROBE)
-    # Saved again without a map over the same folder: no stale map comes back.
-    loaded.get_pipe("pii_ner").set_score_map(None)
-    loaded.to_disk(folder)
+    # A pipeline without a map saved over the same folder: no stale map comes back.
+    spacy.load(assemble_pipeline(folder, tmp_path / "raw")).to_disk(folder)
     assert not (folder / "pii_ner" / SCORE_MAP_FILE).exists()
     assert spacy.load(folder).get_pipe("pii_ner").score_map is None
 
@@ -404,7 +410,8 @@ def test_score_map_survives_bytes(calibrated_nlp):
     bare.from_bytes(ner.to_bytes(exclude=["score_map"]))
     assert bare.score_map is None
     # spaCy's own byte layout, as written before the score map, still loads.
-    bare.set_score_map(HALVING)
+    bare.from_bytes(ner.to_bytes())
+    assert bare.score_map == HALVING
     bare.from_bytes(SpanCategorizer.to_bytes(ner))
     assert bare.score_map is None
     assert bare.labels == ner.labels
@@ -426,7 +433,7 @@ def test_two_processes_apply_the_score_map(calibrated_nlp):
     assert multi == [[s[3] for s in doc] for doc in single]
 
 
-def test_the_shipped_pipeline_writes_scores_through_its_pooled_score_map():
+def test_the_shipped_pipeline_writes_scores_through_its_pooled_score_map(tmp_path):
     assert (SHIPPED / "pii_ner" / SCORE_MAP_FILE).exists()
     nlp = spacy.load(SHIPPED)
     ner = nlp.get_pipe("pii_ner")
@@ -436,8 +443,7 @@ def test_the_shipped_pipeline_writes_scores_through_its_pooled_score_map():
     text = "My name is Ada Lovelace and I code."
     calibrated_doc = nlp(text)
     calibrated = calibrated_doc.spans["pii_ner"]
-    ner.set_score_map(None)
-    raw_doc = nlp(text)
+    raw_doc = spacy.load(assemble_pipeline(SHIPPED, tmp_path / "raw"))(text)
     raw = raw_doc.spans["pii_ner"]
     assert [(s.start, s.end, s.label_) for s in calibrated] == [
         (s.start, s.end, s.label_) for s in raw
@@ -453,12 +459,12 @@ def test_the_shipped_pipeline_writes_scores_through_its_pooled_score_map():
 def test_the_shipped_pipeline_splits_a_list_of_names():
     nlp = spacy.load(SHIPPED)
     text = "Probation period: 9 weeks\nInterviewers: P. Dippel, A. Wulff"
-    ner = nlp.get_pipe("pii_ner")
-    assert ner.cfg["split_name_lists"] is True
+    assert nlp.get_pipe("pii_ner").settings.split_name_lists is True
     split_doc = nlp(text)
     split = [(s.text, s.label_) for s in split_doc.spans["pii_ner"]]
-    ner.cfg["split_name_lists"] = False
-    whole_doc = nlp(text)
+    # An override on the saved pipeline takes effect (the settings live in its config).
+    whole_nlp = spacy.load(SHIPPED, config={"components": {"pii_ner": {"split_name_lists": False}}})
+    whole_doc = whole_nlp(text)
     whole = [(s.text, s.label_) for s in whole_doc.spans["pii_ner"]]
     # The model takes the list as one span; the convention makes it two.
     assert whole == [("P. Dippel, A. Wulff", "PERSON")]

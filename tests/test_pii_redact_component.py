@@ -123,17 +123,19 @@ def test_disk_round_trip_keeps_settings_and_never_the_key(
         path.read_bytes() for path in (tmp_path / "pipeline").rglob("*") if path.is_file()
     )
     assert b"do-not-write-me" not in written
-    assert (tmp_path / "pipeline" / "pii_redact" / "cfg.json").is_file()
+    # Data only in the folder: the settings live in config.cfg.
+    assert [p.name for p in (tmp_path / "pipeline" / "pii_redact").iterdir()] == ["taxonomy.yaml"]
     loaded = spacy.load(tmp_path / "pipeline")
     assert loaded.get_pipe("pii_redact").risk is True
     assert [loaded(t)._.pii_redacted for t in TEXTS] == [nlp(t)._.pii_redacted for t in TEXTS]
 
 
-def test_bytes_round_trip_restores_settings() -> None:
+def test_bytes_carry_the_taxonomy_and_leave_the_settings_to_the_config() -> None:
     source = make_nlp(operators={"PAYMENT": "partial"}, risk=True).get_pipe("pii_redact")
     target = make_nlp().get_pipe("pii_redact")
     target.from_bytes(source.to_bytes())
-    assert target.risk is True and target.operators == {"PAYMENT": "partial"}
+    assert target.taxonomy.to_dict() == source.taxonomy.to_dict()
+    assert target.risk is False and target.operators == {}
 
 
 def test_loading_without_the_key_fails_closed(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:

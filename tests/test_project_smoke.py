@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[1]
 # What the ci workflow reads: the project file, configs, the thin scripts, and the two
 # external corpora that the corpus builder folds in (the package itself is installed).
 COPY = ("project.yml", "configs", "training/make_corpus.py", "training/convert.py",
-        "training/registry.py", "corpus/external/presidio_research_synth_v2.jsonl",
+        "corpus/external/presidio_research_synth_v2.jsonl",
         "corpus/external/wnut17_train.jsonl")  # fmt: skip
 
 

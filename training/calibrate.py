@@ -8,15 +8,18 @@ Two steps, both on dev:
 1. Scores. ``pii_ner`` proposes spans from ``--proposal-threshold`` with raw scores; an
    isotonic :class:`~spacy_pii.calibration.ScoreMap` is fit on them (one pooled curve by
    default, per label with ``--per-label``; correct: a gold span with the same offsets
-   and folded type) and installed in ``pii_ner``, which then writes calibrated scores.
-   ``--no-score-map`` keeps the raw scores. The ECE on dev is printed raw, calibrated (in
-   sample) and cross-fitted (two folds by document).
+   and folded type) and written to ``score_map.json`` beside the output (or to
+   ``--score-map``). ``--no-score-map`` keeps the raw scores. The ECE on dev is printed
+   raw, calibrated (in sample) and cross-fitted (two folds by document).
 2. Thresholds. The pipeline runs over dev again, now with calibrated scores, and each
    label's threshold is swept on them (:func:`spacy_pii.calibration.calibrate`).
 
 The policy is bound to the model's fingerprint and the corpus version, records the score
 map's examples per label, and is written to ``policy.json`` beside the output (or to
-``--policy``). When a gated label cannot reach its recall floor, or has too little dev
+``--policy``). The output pipeline is then assembled from the trained one and these two
+files (:func:`spacy_pii.pipeline.release.assemble_pipeline`): the thresholds go into its
+``config.cfg``, the files into the components' data; no loaded component is patched.
+When a gated label cannot reach its recall floor, or has too little dev
 support to measure it, the script fails closed: no policy, the output pipeline keeps the
 score map and pii_ner's trained threshold (for review), and the exit status is 1, which
 stops ``spacy project run all`` before packaging.
@@ -27,12 +30,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import spacy
 
-import spacy_pii.pipeline.ner  # noqa: F401  (registers pii_ner)
 from spacy_pii.calibration import (
     CalibrationError,
     ScoredSpan,
@@ -41,7 +44,7 @@ from spacy_pii.calibration import (
     reliability,
 )
 from spacy_pii.documents import read_documents
-from spacy_pii.pipeline.release import install_policy, model_fingerprint, predict_documents
+from spacy_pii.pipeline.release import assemble_pipeline, model_fingerprint, predict_documents
 from spacy_pii.score_map import (
     DEFAULT_MIN_EXAMPLES,
     ScoreMap,
@@ -93,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, required=True, help="calibrated pipeline folder")
     parser.add_argument("--manifest", type=Path, help="corpus manifest: names the dev set")
     parser.add_argument("--policy", type=Path, help="policy file (default: beside --output)")
+    parser.add_argument("--score-map", type=Path, help="score map file (default: beside --output)")
     parser.add_argument("--proposal-threshold", type=float, default=0.1)
     parser.add_argument("--min-support", type=int)
     parser.add_argument("--min-examples", type=int, default=DEFAULT_MIN_EXAMPLES)
@@ -113,15 +117,35 @@ def main(argv: list[str] | None = None) -> int:
     if args.manifest is not None:
         eval_set = f"{json.loads(args.manifest.read_text())['corpus_version']}:{dev.name}"
     version = model_fingerprint(model)
-    nlp = spacy.load(model)
+    policy_path = args.policy or output.parent / "policy.json"
+    score_map_path = args.score_map or output.parent / "score_map.json"
+    with tempfile.TemporaryDirectory() as work:
+        return _calibrate(args, model, dev, output, Path(work), version, eval_set, taxonomy,
+                          policy_path, score_map_path)  # fmt: skip
+
+
+def _calibrate(
+    args: argparse.Namespace,
+    model: Path,
+    dev: Path,
+    output: Path,
+    work: Path,
+    version: str,
+    eval_set: str,
+    taxonomy,
+    policy_path: Path,
+    score_map_path: Path,
+) -> int:
+    trained_threshold = float(spacy.load(model).get_pipe("pii_ner").settings.threshold)
+    # Measure from scratch: proposals from --proposal-threshold, raw scores, and no earlier
+    # policy's cuts (made on another scale) between the proposals and the sweep.
+    proposing = {
+        "pii_ner": {"threshold": args.proposal_threshold},
+        "pii_merge": {"model_version": None},
+    }
+    nlp = spacy.load(assemble_pipeline(model, work / "raw", settings=proposing))
     ner = nlp.get_pipe("pii_ner")
     merge = nlp.get_pipe("pii_merge")
-    trained_threshold = float(ner.cfg["threshold"])
-    ner.cfg["threshold"] = args.proposal_threshold
-    # Measure from scratch: raw scores, and no earlier policy's cuts (made on another
-    # scale) between the proposals and the sweep.
-    ner.set_score_map(None)
-    merge.set_policy(None)
     # Model types with a taxonomy floor are calibrated too, not only the gated ones, so
     # that each gets a threshold of its own (USERNAME: medium, 0.80). Only the types the
     # merge outputs can be measured on its spans.
@@ -131,11 +155,13 @@ def main(argv: list[str] | None = None) -> int:
         for label in ner.labels
         if label in output_types and taxonomy.types[label].recall_floor is not None
     }
+    labels = list(ner.labels)
     gold = read_documents(dev, taxonomy=taxonomy)
     texts = [d.text for d in gold]
 
     score_map = ScoreMap(min_examples=args.min_examples)
     dev_ece = None
+    map_file: Path | None = None
     if not args.no_score_map:
         raw = predict_documents(nlp, texts, key=ner.key)
         groups = score_pairs(gold, raw)
@@ -150,7 +176,14 @@ def main(argv: list[str] | None = None) -> int:
             f"{sorted(score_map.labels) or 'none'}"
         )
         dev_ece = report_dev_ece(groups, score_map)
-        ner.set_score_map(score_map)
+        if not score_map.is_identity:
+            score_map_path.parent.mkdir(parents=True, exist_ok=True)
+            score_map.save(score_map_path)
+            map_file = score_map_path
+            mapped = assemble_pipeline(
+                model, work / "mapped", settings=proposing, score_map=map_file
+            )
+            nlp = spacy.load(mapped)
 
     predicted = predict_documents(nlp, texts)
     try:
@@ -169,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         # the release stops here. The score map is still saved, so the pipeline can be
         # evaluated and reviewed with calibrated scores.
         print(f"no threshold policy (failed closed): {err}", file=sys.stderr)
-        nlp.meta["pii_calibration"] = {
+        calibration_meta = {
             "calibration_version": version,
             "eval_set_version": eval_set,
             "policy": None,
@@ -177,8 +210,13 @@ def main(argv: list[str] | None = None) -> int:
             "score_map_examples": None if score_map.is_identity else score_map.examples,
             "dev_ece": dev_ece,
         }
-        ner.cfg["threshold"] = trained_threshold
-        nlp.to_disk(output)
+        assemble_pipeline(
+            model,
+            output,
+            settings={"pii_ner": {"threshold": trained_threshold}},
+            score_map=map_file,
+            meta={"pii_calibration": calibration_meta},
+        )
         print(f"{output}: score map only, pii_ner proposes from {trained_threshold} (raw)")
         return 1
     spans = labels_from_predictions(gold, predicted)
@@ -189,25 +227,30 @@ def main(argv: list[str] | None = None) -> int:
             f"R {entry.measured_recall:.3f} (floor {entry.recall_floor:.2f}, "
             f"n={entry.support}) ECE {ece:.3f}"
         )
-    install_policy(nlp, policy.to_dict())
-    # install_policy set pii_ner's threshold from the policy's cuts, which are calibrated;
-    # pii_ner selects on raw scores, so the cuts are mapped back.
-    ner.cfg["threshold"] = proposal_threshold(
-        policy, ner.labels, score_map, floor=args.proposal_threshold
-    )
-    nlp.meta["pii_calibration"] = {
+    # The policy's cuts are on calibrated scores; pii_ner selects on raw scores, so its
+    # proposal threshold is the cuts mapped back.
+    threshold = proposal_threshold(policy, labels, score_map, floor=args.proposal_threshold)
+    policy_path.parent.mkdir(parents=True, exist_ok=True)
+    policy.save(policy_path)
+    calibration_meta = {
         "calibration_version": version,
         "eval_set_version": eval_set,
-        "proposal_threshold": ner.cfg["threshold"],
+        "proposal_threshold": threshold,
         "score_map_examples": policy.score_map_examples,
         "score_map_min_examples": None if score_map.is_identity else score_map.min_examples,
         "dev_ece": dev_ece,
     }
-    nlp.to_disk(output)
-    policy.save(args.policy or output.parent / "policy.json")
+    assemble_pipeline(
+        model,
+        output,
+        settings={"pii_ner": {"threshold": threshold}, "pii_merge": {"model_version": version}},
+        score_map=map_file,
+        policy=policy_path,
+        meta={"pii_calibration": calibration_meta},
+    )
     print(
         f"{output}: calibration version {version}, eval set {eval_set}, "
-        f"pii_ner proposes from {ner.cfg['threshold']:.4f} (raw)"
+        f"pii_ner proposes from {threshold:.4f} (raw)"
     )
     return 0
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from ..hits import Hit
 from .base import Detector, check_text
@@ -33,7 +33,7 @@ GOV_ID_COUNTRIES: tuple[str, ...] = ("GB", "DE", "FR", "ES", "IT", "NL", "SE", "
 
 
 class RuleSettings(BaseModel):
-    """What the rule lane looks for. Validated, frozen, and serialised by ``pii_rules``."""
+    """What the rule lane looks for: validated, frozen, built by ``pii_rules`` from its config."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -42,7 +42,6 @@ class RuleSettings(BaseModel):
     gov_id_countries: tuple[str, ...] = ()
     context_cues: tuple[str, ...] = CUE_KINDS
     fold_confusables: bool = True
-    max_length: int | None = Field(default=None, gt=0)
 
     @field_validator("types")
     @classmethod
@@ -151,12 +150,7 @@ def find_hits(
 def find_rule_hits(text: str, settings: RuleSettings | None = None) -> list[Hit]:
     """One-call convenience: build the detectors for ``settings`` and run them on ``text``."""
     settings = settings or RuleSettings()
-    return find_hits(
-        text,
-        build_detectors(settings),
-        fold=settings.fold_confusables,
-        max_length=settings.max_length,
-    )
+    return find_hits(text, build_detectors(settings), fold=settings.fold_confusables)
 
 
 __all__ = [

@@ -2,8 +2,8 @@
 
 It reads the candidate span groups (``pii_rules``, ``pii_ner``, or any group a user adds),
 runs :func:`spacy_pii.resolve.resolve`, and writes the final, non-overlapping spans to
-``doc.spans[spans_key]`` with the same ``scores`` and ``detectors`` attrs (DESIGN contracts
-2 and 4). Optionally it also writes ``doc.ents``.
+``doc.spans[spans_key]`` with the same ``scores``, ``detectors`` and ``kinds`` attrs.
+Optionally it also writes ``doc.ents``.
 
 With ``propagate`` on, the other whole-word occurrences of a confident name, username or id
 are marked too (:mod:`spacy_pii.propagate`). They are looked for after the first resolution,
@@ -12,25 +12,28 @@ second resolution settles the propagated candidates among themselves. A propagat
 that does not sit on token boundaries is skipped: the tokens cannot be split this late
 without shifting the token offsets of every span group written before the merge.
 
-Data (the taxonomy and a frozen threshold policy) arrives through :meth:`initialize` and is
-saved by ``to_disk``, so a packaged pipeline needs no file from this repository.
+Settings come from the config only (:class:`PiiMergeSettings`). Data (the taxonomy, a frozen
+threshold policy and an allow-list of values never reported) arrives through
+:meth:`PiiMerge.initialize` and is saved by ``to_disk``, so a packaged pipeline needs no file
+from this repository. Which kind of detector found a candidate (``rule`` or ``model``,
+which the taxonomy's preference reads) comes from each group's ``attrs["kinds"]``.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import srsly
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.training import Example
-from spacy.util import ensure_path, filter_spans
+from spacy.util import SimpleFrozenList, filter_spans, from_bytes, from_disk, to_bytes, to_disk
 
-from ..errors import ConfigError, PolicyMismatch
+from ..errors import ConfigError, PolicyMismatch, settings_error
 from ..hits import Hit
 from ..propagate import PropagationSettings, propagate_mentions
 from ..resolve import resolve
@@ -54,6 +57,44 @@ DEFAULT_MERGE_CONFIG: dict[str, Any] = {
     },
     "scorer": {"@scorers": "pii.spans_scorer.v1", "spans_key": "pii"},
 }
+# The threshold policy's file inside the component's folder, and its key in exclude.
+POLICY_FILE = "policy.json"
+# An allow-list is matched on whole spans, case-folded; this caps its size (it is a set,
+# so the cost per span does not grow with it, but it is saved in the pipeline).
+MAX_ALLOW_ENTRIES = 100_000
+
+
+class PiiMergeSettings(BaseModel):
+    """``pii_merge``'s settings, validated; built from the factory's arguments."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    spans_key: str = "pii"
+    candidate_keys: tuple[str, ...] = ("pii_rules", "pii_ner")
+    types: tuple[str, ...] | None = None
+    thresholds: dict[str, float] = {}
+    drop_unscored: bool = False
+    write_ents: bool = False
+    model_version: str | None = None
+    propagate: PropagationSettings = PropagationSettings()
+
+    @field_validator("propagate", mode="before")
+    @classmethod
+    def _propagation(cls, value: Any) -> PropagationSettings:
+        if isinstance(value, PropagationSettings):
+            return value
+        try:
+            return PropagationSettings.from_config(value)
+        except ConfigError as err:
+            raise ValueError(str(err)) from None
+
+    @field_validator("thresholds")
+    @classmethod
+    def _unit_interval(cls, value: dict[str, float]) -> dict[str, float]:
+        for type_name, threshold in value.items():
+            if not 0.0 <= float(threshold) <= 1.0:
+                raise ValueError(f"the threshold for {type_name} must lie in [0, 1]")
+        return value
 
 
 @Language.factory(
@@ -82,7 +123,8 @@ def make_pii_merge(
         spans_key: the ``doc.spans`` key to write the final spans to.
         candidate_keys: the span groups to read; a group absent from a doc is skipped.
         types: the public types to keep; ``None`` means the taxonomy's default-on types.
-        thresholds: a minimum score per public type. Unscored spans survive them.
+        thresholds: a minimum score per public type, over the policy's. Unscored spans
+            survive them.
         drop_unscored: also drop spans that have no score.
         write_ents: also set ``doc.ents`` from the final spans.
         model_version: the calibration version of the model this merge serves; a threshold
@@ -94,19 +136,20 @@ def make_pii_merge(
             and ``case_insensitive`` (exact strings in any case; parts stay capitalised).
         scorer: the scoring function for ``nlp.evaluate``.
     """
-    return PiiMerge(
-        nlp.vocab,
-        name=name,
-        spans_key=spans_key,
-        candidate_keys=candidate_keys,
-        types=types,
-        thresholds=thresholds,
-        drop_unscored=drop_unscored,
-        write_ents=write_ents,
-        model_version=model_version,
-        propagate=PropagationSettings.from_config(propagate),
-        scorer=scorer,
-    )
+    try:
+        settings = PiiMergeSettings(
+            spans_key=spans_key,
+            candidate_keys=candidate_keys,
+            types=types,
+            thresholds=thresholds,
+            drop_unscored=drop_unscored,
+            write_ents=write_ents,
+            model_version=model_version,
+            propagate=propagate,
+        )
+    except ValidationError as err:
+        raise settings_error("pii_merge", err.errors()) from None
+    return PiiMerge(nlp.vocab, name=name, settings=settings, scorer=scorer)
 
 
 class PiiMerge(Pipe):
@@ -117,41 +160,38 @@ class PiiMerge(Pipe):
         vocab,
         name: str = "pii_merge",
         *,
-        spans_key: str = "pii",
-        candidate_keys: Iterable[str] = ("pii_rules", "pii_ner"),
-        types: Iterable[str] | None = None,
-        thresholds: dict[str, float] | None = None,
-        drop_unscored: bool = False,
-        write_ents: bool = False,
-        model_version: str | None = None,
-        propagate: PropagationSettings | None = None,
+        settings: PiiMergeSettings | None = None,
         taxonomy: Taxonomy | None = None,
         scorer: Callable | None = None,
     ) -> None:
         self.vocab = vocab
         self.name = name
-        self.spans_key = spans_key
-        self.candidate_keys = tuple(candidate_keys)
-        self.drop_unscored = drop_unscored
-        self.write_ents = write_ents
-        self.model_version = model_version
+        self.settings = settings if settings is not None else PiiMergeSettings()
         self.scorer = scorer
         self.policy: dict[str, Any] | None = None
-        self._types = tuple(types) if types is not None else None
-        self._thresholds = dict(thresholds or {})
-        self.propagation = propagate if propagate is not None else PropagationSettings()
+        self.allow_list: frozenset[str] = frozenset()
         self._set_taxonomy(taxonomy or load_taxonomy())
 
-    # -- settings ------------------------------------------------------------------
+    # -- settings and data ---------------------------------------------------------
+
+    @property
+    def spans_key(self) -> str:
+        return self.settings.spans_key
+
+    @property
+    def model_version(self) -> str | None:
+        return self.settings.model_version
+
+    @property
+    def propagation(self) -> PropagationSettings:
+        return self.settings.propagate
 
     def _set_taxonomy(self, taxonomy: Taxonomy) -> None:
-        self.taxonomy = taxonomy
-        self.types = taxonomy.check_types(self._types)
-        for type_name, value in self._thresholds.items():
+        self.types = taxonomy.check_types(self.settings.types)
+        for type_name in self.settings.thresholds:
             taxonomy.get(type_name)
-            if not 0.0 <= float(value) <= 1.0:
-                raise ConfigError(f"threshold for {type_name} must lie in [0, 1]")
         taxonomy.check_types(self.propagation.types)
+        self.taxonomy = taxonomy
 
     @property
     def thresholds(self) -> dict[str, float]:
@@ -161,14 +201,14 @@ class PiiMerge(Pipe):
             merged.update(
                 {label: entry["threshold"] for label, entry in self.policy["labels"].items()}
             )
-        merged.update(self._thresholds)
+        merged.update(self.settings.thresholds)
         return merged
 
     @property
     def labels(self) -> tuple[str, ...]:
         return self.types
 
-    def set_policy(self, policy: dict[str, Any] | None) -> None:
+    def _set_policy(self, policy: dict[str, Any] | None) -> None:
         """Load a frozen threshold policy; refuse one calibrated for another model version."""
         if policy is None:
             self.policy = None
@@ -186,60 +226,72 @@ class PiiMerge(Pipe):
             self.taxonomy.get(label)
         self.policy = validated.model_dump(mode="json")
 
+    def _set_allow_list(self, values: Iterable[object]) -> None:
+        folded = set()
+        for index, value in enumerate(values):
+            if not isinstance(value, str) or not value:
+                raise ConfigError(f"allow_list[{index}] must be a non-empty string")
+            folded.add(value.casefold())
+        if len(folded) > MAX_ALLOW_ENTRIES:
+            raise ConfigError(
+                f"the allow-list has {len(folded)} values; the limit is {MAX_ALLOW_ENTRIES}"
+            )
+        self.allow_list = frozenset(folded)
+
     # -- the work ------------------------------------------------------------------
 
     def __call__(self, doc: Doc) -> Doc:
-        error_handler = self.get_error_handler()
-        try:
-            candidates = []
-            for key in self.candidate_keys:
-                if key in doc.spans:
-                    kind = "rule" if key == "pii_rules" else "model"
-                    candidates.extend(group_to_hits(doc.spans[key], kind))
-            if not candidates:
-                # Most documents hold no candidate (2,271 of the benchmark's 2,509 in the
-                # rule lane); resolving and propagating nothing cost 13x writing the empty
-                # group, and the output is the same.
-                doc.spans[self.spans_key] = hits_to_group(doc, self.spans_key, ())
-                if self.write_ents:
-                    doc.ents = []
-                return doc
-            resolution = resolve(
-                candidates,
-                self.taxonomy,
-                types=self.types,
-                thresholds=self.thresholds,
-                drop_unscored=self.drop_unscored,
-            )
-            spans = resolution.spans
-            if self.propagation.enabled:
-                spans = self._propagate(doc, spans)
-            group = hits_to_group(doc, self.spans_key, spans)
-            doc.spans[self.spans_key] = group
-            if self.write_ents:
-                doc.ents = filter_spans(list(group))
+        # Errors propagate to Language.__call__ and Pipe.pipe, whose handler decides.
+        candidates: list[Hit] = []
+        for key in self.settings.candidate_keys:
+            if key in doc.spans:
+                candidates.extend(group_to_hits(doc.spans[key]))
+        if self.allow_list and candidates:
+            text = doc.text
+            candidates = [
+                hit
+                for hit in candidates
+                if text[hit.start : hit.end].casefold() not in self.allow_list
+            ]
+        if not candidates:
+            # Most documents hold no candidate (2,271 of the benchmark's 2,509 in the
+            # rule lane); resolving and propagating nothing cost 13x writing the empty
+            # group, and the output is the same.
+            doc.spans[self.spans_key] = hits_to_group(doc, self.spans_key, ())
+            if self.settings.write_ents:
+                doc.ents = []
             return doc
-        except Exception as err:
-            error_handler(self.name, self, [doc], err)
-            return doc
+        spans = self._resolve(candidates)
+        if self.propagation.enabled:
+            spans = self._propagate(doc, spans)
+        group = hits_to_group(doc, self.spans_key, spans)
+        doc.spans[self.spans_key] = group
+        if self.settings.write_ents:
+            doc.ents = filter_spans(list(group))
+        return doc
+
+    def _resolve(self, candidates: Iterable[Hit]) -> tuple[Hit, ...]:
+        return resolve(
+            candidates,
+            self.taxonomy,
+            types=self.types,
+            thresholds=self.thresholds,
+            drop_unscored=self.settings.drop_unscored,
+        ).spans
 
     def _propagate(self, doc: Doc, spans: tuple[Hit, ...]) -> tuple[Hit, ...]:
+        text = doc.text
         found = [
             hit
-            for hit in propagate_mentions(doc.text, spans, self.propagation)
+            for hit in propagate_mentions(text, spans, self.propagation)
             if doc.char_span(hit.start, hit.end) is not None
+            and text[hit.start : hit.end].casefold() not in self.allow_list
         ]
         if not found:
             return spans
         # The kept spans cannot collide with what was found in their gaps, so this second
         # pass only chooses among propagated candidates, by the same total order.
-        return resolve(
-            [*spans, *found],
-            self.taxonomy,
-            types=self.types,
-            thresholds=self.thresholds,
-            drop_unscored=self.drop_unscored,
-        ).spans
+        return self._resolve([*spans, *found])
 
     def initialize(
         self,
@@ -248,79 +300,99 @@ class PiiMerge(Pipe):
         nlp: Language | None = None,
         taxonomy: dict[str, Any] | None = None,
         policy: dict[str, Any] | None = None,
+        allow_list: Iterable[str] | None = None,
     ) -> None:
-        """Load data: a taxonomy mapping (``srsly.read_yaml.v1``) and a threshold policy
-        (``srsly.read_json.v1``), both optional, from the ``[initialize.components]`` block."""
-        if taxonomy is not None:
-            self._set_taxonomy(load_taxonomy(taxonomy))
-        self.set_policy(policy)
+        """Load data from the ``[initialize.components.pii_merge]`` block; all optional.
+
+        Args:
+            taxonomy: a taxonomy mapping (``srsly.read_yaml.v1``); the shipped one if absent.
+            policy: a frozen :class:`~spacy_pii.calibration.ThresholdPolicy`
+                (``srsly.read_json.v1``), refused unless its calibration version is this
+                merge's ``model_version``.
+            allow_list: values never reported (``srsly.read_json.v1``, a list of strings),
+                compared with each candidate's whole text, case-folded.
+        """
+        self._set_taxonomy(load_taxonomy(taxonomy) if taxonomy is not None else self.taxonomy)
+        self._set_policy(policy)
+        self._set_allow_list(allow_list or ())
 
     def score(self, examples: Iterable[Example], **kwargs: Any) -> dict[str, Any]:
         return self.scorer(examples, **kwargs) if self.scorer else {}
 
-    # -- serialization -------------------------------------------------------------
+    # -- serialization: data only; the settings live in config.cfg ----------------
 
-    def _to_dict(self) -> dict[str, Any]:
+    def _data(self) -> dict[str, Any]:
         return {
-            "cfg": {
-                "spans_key": self.spans_key,
-                "candidate_keys": list(self.candidate_keys),
-                "types": list(self._types) if self._types is not None else None,
-                "thresholds": self._thresholds,
-                "drop_unscored": self.drop_unscored,
-                "write_ents": self.write_ents,
-                "model_version": self.model_version,
-                "propagate": self.propagation.to_config(),
-            },
             "taxonomy": self.taxonomy.to_dict(),
             "policy": self.policy,
+            "allow_list": sorted(self.allow_list),
         }
 
-    def _from_dict(self, data: dict[str, Any]) -> None:
-        cfg = data["cfg"]
-        self.spans_key = cfg["spans_key"]
-        self.candidate_keys = tuple(cfg["candidate_keys"])
-        self._types = tuple(cfg["types"]) if cfg["types"] is not None else None
-        self._thresholds = dict(cfg["thresholds"])
-        self.drop_unscored = cfg["drop_unscored"]
-        self.write_ents = cfg["write_ents"]
-        self.model_version = cfg["model_version"]
-        # A pipeline saved before propagation existed has no entry: keep the factory's.
-        if "propagate" in cfg:
-            self.propagation = PropagationSettings.from_config(cfg["propagate"])
-        self._set_taxonomy(load_taxonomy(data["taxonomy"]))
-        self.set_policy(data["policy"])
+    def _load(self, data: dict[str, Any]) -> None:
+        self.initialize(
+            taxonomy=data.get("taxonomy"),
+            policy=data.get("policy"),
+            allow_list=data.get("allow_list"),
+        )
 
-    def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
-        return json.dumps(self._to_dict()).encode("utf-8")
+    def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
+        data = self._data()
+        return to_bytes(
+            {key: (lambda key=key: srsly.msgpack_dumps(data[key])) for key in data}, exclude
+        )
 
-    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = ()) -> PiiMerge:
-        self._from_dict(json.loads(bytes_data))
+    def from_bytes(
+        self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()
+    ) -> PiiMerge:
+        data: dict[str, Any] = {}
+        from_bytes(
+            bytes_data,
+            {
+                key: (lambda b, key=key: data.__setitem__(key, srsly.msgpack_loads(b)))
+                for key in ("taxonomy", "policy", "allow_list")
+            },
+            exclude,
+        )
+        self._load(data)
         return self
 
-    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
-        path = ensure_path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        data = self._to_dict()
-        (path / "cfg.json").write_text(json.dumps(data["cfg"], indent=2), encoding="utf-8")
-        srsly.write_yaml(path / "taxonomy.yaml", data["taxonomy"])
+    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()) -> None:
+        data = self._data()
+        serializers = {
+            "taxonomy": lambda p: srsly.write_yaml(p.with_suffix(".yaml"), data["taxonomy"]),
+            "allow_list": lambda p: srsly.write_json(p.with_suffix(".json"), data["allow_list"]),
+        }
         if data["policy"] is not None:
-            (path / "policy.json").write_text(
-                json.dumps(data["policy"], indent=2), encoding="utf-8"
+            serializers["policy"] = lambda p: srsly.write_json(
+                p.with_suffix(".json"), data["policy"]
             )
+        to_disk(path, serializers, exclude)
+        stale = Path(path) / "policy.json"
+        if data["policy"] is None and "policy" not in exclude and stale.exists():
+            # Saving over a folder that held a policy: the stale one would come back on load.
+            stale.unlink()
 
-    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> PiiMerge:
-        path = ensure_path(path)
-        policy_path = path / "policy.json"
-        self._from_dict(
+    def from_disk(
+        self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()
+    ) -> PiiMerge:
+        data: dict[str, Any] = {}
+
+        def read(key: str, suffix: str, reader: Callable[[Path], Any]) -> Callable[[Path], None]:
+            def load(p: Path) -> None:
+                # No file is no data: a merge without a policy or allow-list saves none.
+                if p.with_suffix(suffix).exists():
+                    data[key] = reader(p.with_suffix(suffix))
+
+            return load
+
+        from_disk(
+            path,
             {
-                "cfg": json.loads((path / "cfg.json").read_text(encoding="utf-8")),
-                "taxonomy": srsly.read_yaml(path / "taxonomy.yaml"),
-                "policy": (
-                    json.loads(policy_path.read_text(encoding="utf-8"))
-                    if policy_path.exists()
-                    else None
-                ),
-            }
+                "taxonomy": read("taxonomy", ".yaml", srsly.read_yaml),
+                "policy": read("policy", ".json", srsly.read_json),
+                "allow_list": read("allow_list", ".json", srsly.read_json),
+            },
+            exclude,
         )
+        self._load(data)
         return self

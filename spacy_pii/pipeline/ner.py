@@ -34,16 +34,17 @@ from typing import Any
 
 import numpy
 import srsly
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from spacy.language import Language
 from spacy.pipeline.spancat import SpanCategorizer, Suggester
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example, validate_examples
-from spacy.util import ensure_path, registry
+from spacy.util import SimpleFrozenList, from_bytes, from_disk, registry, to_bytes, to_disk
 from thinc.api import Config, Model, Ops, Optimizer, get_current_ops, set_dropout_rate
 from thinc.types import Floats2d, Ints2d, Ragged
 
 from ..conventions import edge_punctuation, leading_honorifics, name_list_parts
-from ..errors import ConfigError
+from ..errors import ConfigError, settings_error
 from ..score_map import ScoreMap
 
 # The standalone default: spaCy's single-label span categorizer model with its own small
@@ -100,6 +101,20 @@ SCORE_MAP_FILE = "score_map.json"
 SCORE_MAP_KEY = "score_map"
 
 
+class PiiNerSettings(BaseModel):
+    """``pii_ner``'s settings (all but the model and suggester), validated."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    spans_key: str = "pii_ner"
+    threshold: float = Field(default=0.5, ge=0.0, le=1.0)
+    negative_weight: float = Field(default=1.0, gt=0.0)
+    trim_honorifics: bool = True
+    trim_punctuation: bool = True
+    split_name_lists: bool = True
+    train_on_gold_spans: bool = True
+
+
 @Language.factory(
     "pii_ner",
     assigns=["doc.spans"],
@@ -144,19 +159,20 @@ def make_pii_ner(
             finder early in training finds almost no long address).
         scorer: the scoring function for ``nlp.evaluate``.
     """
+    try:
+        settings = PiiNerSettings(
+            spans_key=spans_key,
+            threshold=threshold,
+            negative_weight=negative_weight,
+            trim_honorifics=trim_honorifics,
+            trim_punctuation=trim_punctuation,
+            split_name_lists=split_name_lists,
+            train_on_gold_spans=train_on_gold_spans,
+        )
+    except ValidationError as err:
+        raise settings_error("pii_ner", err.errors()) from None
     return PiiNer(
-        nlp.vocab,
-        model=model,
-        suggester=suggester,
-        name=name,
-        spans_key=spans_key,
-        threshold=threshold,
-        negative_weight=negative_weight,
-        trim_honorifics=trim_honorifics,
-        trim_punctuation=trim_punctuation,
-        split_name_lists=split_name_lists,
-        train_on_gold_spans=train_on_gold_spans,
-        scorer=scorer,
+        nlp.vocab, model=model, suggester=suggester, name=name, settings=settings, scorer=scorer
     )
 
 
@@ -170,47 +186,46 @@ class PiiNer(SpanCategorizer):
         suggester: Suggester,
         name: str = "pii_ner",
         *,
-        spans_key: str = "pii_ner",
-        threshold: float = 0.5,
-        negative_weight: float = 1.0,
-        trim_honorifics: bool = True,
-        trim_punctuation: bool = True,
-        split_name_lists: bool = True,
-        train_on_gold_spans: bool = True,
+        settings: PiiNerSettings | None = None,
         scorer: Callable | None = None,
     ) -> None:
-        if not 0.0 <= threshold <= 1.0:
-            raise ConfigError("pii_ner threshold must lie in [0, 1]")
-        if negative_weight <= 0.0:
-            raise ConfigError("pii_ner negative_weight must be positive")
+        settings = settings if settings is not None else PiiNerSettings()
         super().__init__(
             vocab,
             model=model,
             suggester=suggester,
             name=name,
             add_negative_label=True,
-            spans_key=spans_key,
-            negative_weight=negative_weight,
+            spans_key=settings.spans_key,
+            negative_weight=settings.negative_weight,
             allow_overlap=False,
             max_positive=1,
-            threshold=threshold,
+            threshold=settings.threshold,
             scorer=scorer,
         )
-        self.cfg["trim_honorifics"] = trim_honorifics
-        self.cfg["trim_punctuation"] = trim_punctuation
-        self.cfg["split_name_lists"] = split_name_lists
-        self.cfg["train_on_gold_spans"] = train_on_gold_spans
+        self.settings = settings
         self.score_map: ScoreMap | None = None
 
-    def set_score_map(self, score_map: ScoreMap | None) -> None:
-        """Calibrate the written scores with ``score_map``; ``None`` writes raw scores.
-
-        Raises:
-            ConfigError: ``score_map`` is neither a :class:`ScoreMap` nor ``None``.
-        """
-        if score_map is not None and not isinstance(score_map, ScoreMap):
-            raise ConfigError(f"a score map must be a ScoreMap, not {type(score_map).__name__}")
+    def _set_score_map(self, score_map: ScoreMap | None) -> None:
         self.score_map = None if score_map is None or score_map.is_identity else score_map
+
+    def initialize(
+        self,
+        get_examples: Callable[[], Iterable[Example]],
+        *,
+        nlp: Language | None = None,
+        labels: list[str] | None = None,
+        score_map: dict[str, Any] | None = None,
+    ) -> None:
+        """spaCy's ``SpanCategorizer.initialize``, plus an optional score map.
+
+        Args:
+            score_map: a :class:`~spacy_pii.calibration.ScoreMap` mapping
+                (``srsly.read_json.v1`` of the file ``training/calibrate.py`` writes); the
+                written scores pass through it. ``None`` writes raw probabilities.
+        """
+        super().initialize(get_examples, nlp=nlp, labels=labels)
+        self._set_score_map(None if score_map is None else ScoreMap.from_dict(score_map))
 
     def calibrated(self, label: str, probability: float) -> float:
         """The score written for a kept span: ``probability`` through the score map."""
@@ -238,7 +253,7 @@ class PiiNer(SpanCategorizer):
         if not any(len(doc) for doc in docs):
             return losses
         spans = self.suggester(docs, ops=self.model.ops)
-        if self.cfg.get("train_on_gold_spans", True):
+        if self.settings.train_on_gold_spans:
             spans = self._add_gold_spans(examples, spans)
         if spans.lengths.sum() == 0:
             return losses
@@ -292,7 +307,7 @@ class PiiNer(SpanCategorizer):
 
     def _span_group(self, doc: Doc, indices: Ints2d, scores: Floats2d) -> SpanGroup:
         chosen = select_spans(
-            indices, scores, threshold=float(self.cfg["threshold"]), n_labels=len(self.labels)
+            indices, scores, threshold=self.settings.threshold, n_labels=len(self.labels)
         )
         spans: list[Span] = []
         probabilities: list[float] = []
@@ -305,13 +320,14 @@ class PiiNer(SpanCategorizer):
         group = SpanGroup(doc, name=self.key, spans=spans)
         group.attrs["scores"] = probabilities
         group.attrs["detectors"] = [self.name] * len(spans)
+        group.attrs["kinds"] = ["model"] * len(spans)
         return group
 
     def _person_bounds(self, doc: Doc, start: int, end: int) -> list[tuple[int, int]]:
         """The token bounds of the names in one PERSON span, after the span conventions
         (:mod:`spacy_pii.conventions`); empty when nothing of it is a name."""
         parts = [(start, end)]
-        if self.cfg.get("split_name_lists", True):
+        if self.settings.split_name_lists:
             words = [token.text for token in doc[start:end]]
             parts = [(start + first, start + last) for first, last in name_list_parts(words)]
         trimmed = [self._trim_person(doc, first, last) for first, last in parts]
@@ -319,49 +335,97 @@ class PiiNer(SpanCategorizer):
 
     def _trim_person(self, doc: Doc, start: int, end: int) -> tuple[int, int]:
         """A PERSON span's token bounds after trimming punctuation and honorifics."""
-        if self.cfg.get("trim_punctuation", True):
+        if self.settings.trim_punctuation:
             leading, trailing = edge_punctuation([t.text for t in doc[start:end]])
             start, end = start + leading, end - trailing
-        if start < end and self.cfg.get("trim_honorifics", True):
+        if start < end and self.settings.trim_honorifics:
             start += leading_honorifics([t.text for t in doc[start:end]])
         return start, end
 
-    # -- serialization: spaCy's, plus the score map --------------------------------------
+    # -- serialization: labels, weights and score map; the settings live in config.cfg --
+    #
+    # spaCy's own TrainablePipe saves its whole ``cfg`` (threshold, spans_key, ...) and lets
+    # the saved copy win over the config on load, so an override at spacy.load would be
+    # ignored. Here ``cfg`` is saved with the labels only, and on load only the labels are
+    # read from it: a folder saved by spaCy's layout (all settings in cfg) loads the same.
 
-    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
-        super().to_disk(path, exclude=exclude)
-        if SCORE_MAP_KEY in exclude:
-            return
-        target = ensure_path(path) / SCORE_MAP_FILE
+    def _labels_cfg(self) -> dict[str, Any]:
+        return {"labels": list(self.labels)}
+
+    def _read_labels(self, cfg: dict[str, Any]) -> None:
+        self.cfg["labels"] = list(cfg.get("labels", self.cfg["labels"]))
+
+    def _load_model_bytes(self, data: bytes) -> None:
+        try:
+            self.model.from_bytes(data)
+        except AttributeError:
+            raise ConfigError("pii_ner's model could not be restored from its bytes") from None
+
+    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()) -> None:
+        self._validate_serialization_attrs()
+        serializers: dict[str, Callable[[Path], Any]] = {
+            "cfg": lambda p: srsly.write_json(p, self._labels_cfg()),
+            "vocab": lambda p: self.vocab.to_disk(p, exclude=exclude),
+            "model": lambda p: self.model.to_disk(p),
+        }
         if self.score_map is not None:
-            self.score_map.save(target)
-        elif target.exists():
+            serializers[SCORE_MAP_KEY] = lambda p: self.score_map.save(p.with_suffix(".json"))  # type: ignore[union-attr]
+        to_disk(path, serializers, exclude)
+        stale = Path(path) / SCORE_MAP_FILE
+        if self.score_map is None and SCORE_MAP_KEY not in exclude and stale.exists():
             # Saving over a folder that held a map: the stale map would come back on load.
-            target.unlink()
+            stale.unlink()
 
-    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> PiiNer:
-        super().from_disk(path, exclude=exclude)
+    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()) -> PiiNer:
+        self._validate_serialization_attrs()
+        score_map: list[ScoreMap | None] = [None]
+
+        def read_score_map(p: Path) -> None:
+            if p.with_suffix(".json").exists():
+                score_map[0] = ScoreMap.load(p.with_suffix(".json"))
+
+        def read_model(p: Path) -> None:
+            self._load_model_bytes(Path(p).read_bytes())
+
+        deserializers: dict[str, Callable[[Path], Any]] = {
+            "cfg": lambda p: self._read_labels(srsly.read_json(p)),
+            "vocab": lambda p: self.vocab.from_disk(p, exclude=exclude),
+            "model": read_model,
+            SCORE_MAP_KEY: read_score_map,
+        }
+        from_disk(path, deserializers, exclude)
         if SCORE_MAP_KEY not in exclude:
-            source = ensure_path(path) / SCORE_MAP_FILE
-            self.set_score_map(ScoreMap.load(source) if source.exists() else None)
+            self._set_score_map(score_map[0])
         return self
 
-    def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
-        data = super().to_bytes(exclude=exclude)
-        keep = self.score_map is not None and SCORE_MAP_KEY not in exclude
-        score_map = self.score_map.to_dict() if keep else None  # type: ignore[union-attr]
-        return srsly.msgpack_dumps({"component": data, SCORE_MAP_KEY: score_map})
+    def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
+        self._validate_serialization_attrs()
+        score_map = self.score_map
+        serializers: dict[str, Callable[[], Any]] = {
+            "cfg": lambda: srsly.json_dumps(self._labels_cfg()),
+            "vocab": lambda: self.vocab.to_bytes(exclude=exclude),
+            "model": self.model.to_bytes,
+            SCORE_MAP_KEY: lambda: srsly.json_dumps(
+                None if score_map is None else score_map.to_dict()
+            ),
+        }
+        return to_bytes(serializers, exclude)
 
-    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = ()) -> PiiNer:
-        data = srsly.msgpack_loads(bytes_data)
-        if "component" not in data:  # spaCy's own layout, from before the score map
-            super().from_bytes(bytes_data, exclude=exclude)
-            data = {}
-        else:
-            super().from_bytes(data["component"], exclude=exclude)
+    def from_bytes(
+        self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()
+    ) -> PiiNer:
+        self._validate_serialization_attrs()
+        score_map: list[dict[str, Any] | None] = [None]
+        deserializers: dict[str, Callable[[bytes], Any]] = {
+            "cfg": lambda b: self._read_labels(srsly.json_loads(b)),
+            "vocab": lambda b: self.vocab.from_bytes(b, exclude=exclude),
+            "model": self._load_model_bytes,
+            SCORE_MAP_KEY: lambda b: score_map.__setitem__(0, srsly.json_loads(b)),
+        }
+        from_bytes(bytes_data, deserializers, exclude)
         if SCORE_MAP_KEY not in exclude:
-            score_map = data.get(SCORE_MAP_KEY)
-            self.set_score_map(None if score_map is None else ScoreMap.from_dict(score_map))
+            loaded = score_map[0]
+            self._set_score_map(None if loaded is None else ScoreMap.from_dict(loaded))
         return self
 
 

@@ -25,25 +25,23 @@ the variable, when a keyed operator is configured and the variable is unset.
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import srsly
+from pydantic import BaseModel, ConfigDict, ValidationError
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.training import Example
-from spacy.util import ensure_path
+from spacy.util import SimpleFrozenList, from_bytes, from_disk, to_bytes, to_disk
 
-from ..errors import ConfigError
+from ..errors import ConfigError, settings_error
 from ..quasi import find_combinations
 from ..redact import parse_operators, redact
 from ..taxonomy import Taxonomy, load_taxonomy
-
-logger = logging.getLogger(__name__)
 
 EXTENSIONS = ("pii_redacted", "pii_vault", "pii_risk")
 for _name in EXTENSIONS:
@@ -56,6 +54,17 @@ DEFAULT_REDACT_CONFIG: dict[str, Any] = {
     "hash_key_env": "SPACY_PII_KEY",
     "risk": False,
 }
+
+
+class PiiRedactSettings(BaseModel):
+    """``pii_redact``'s settings, validated; built from the factory's arguments."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    spans_key: str = "pii"
+    operators: dict[str, str | dict[str, Any]] = {}
+    hash_key_env: str | None = "SPACY_PII_KEY"
+    risk: bool = False
 
 
 @Language.factory(
@@ -82,14 +91,13 @@ def make_pii_redact(
             the key itself is never written to the config or to disk.
         risk: also set ``doc._.pii_risk`` from :func:`spacy_pii.quasi.find_combinations`.
     """
-    return PiiRedact(
-        nlp.vocab,
-        name=name,
-        spans_key=spans_key,
-        operators=operators,
-        hash_key_env=hash_key_env,
-        risk=risk,
-    )
+    try:
+        settings = PiiRedactSettings(
+            spans_key=spans_key, operators=operators, hash_key_env=hash_key_env, risk=risk
+        )
+    except ValidationError as err:
+        raise settings_error("pii_redact", err.errors()) from None
+    return PiiRedact(nlp.vocab, name=name, settings=settings)
 
 
 class PiiRedact(Pipe):
@@ -100,54 +108,57 @@ class PiiRedact(Pipe):
         vocab: Any,
         name: str = "pii_redact",
         *,
-        spans_key: str = "pii",
-        operators: dict[str, Any] | None = None,
-        hash_key_env: str | None = "SPACY_PII_KEY",
-        risk: bool = False,
+        settings: PiiRedactSettings | None = None,
         taxonomy: Taxonomy | None = None,
     ) -> None:
         self.vocab = vocab
         self.name = name
-        self.spans_key = spans_key
-        self.hash_key_env = hash_key_env
-        self.risk = risk
-        self._configure(dict(operators or {}), taxonomy or load_taxonomy())
+        self.settings = settings if settings is not None else PiiRedactSettings()
+        self._configure(taxonomy or load_taxonomy())
 
-    def _configure(self, operators: dict[str, Any], taxonomy: Taxonomy) -> None:
-        parsed = parse_operators(operators, taxonomy)
+    @property
+    def spans_key(self) -> str:
+        return self.settings.spans_key
+
+    @property
+    def operators(self) -> dict[str, Any]:
+        return dict(self.settings.operators)
+
+    @property
+    def risk(self) -> bool:
+        return self.settings.risk
+
+    def _configure(self, taxonomy: Taxonomy) -> None:
+        parsed = parse_operators(self.operators, taxonomy)
         keyed = sorted(type_name for type_name, op in parsed.items() if op.needs_key)
         key = None
+        env = self.settings.hash_key_env
         if keyed:
-            if not self.hash_key_env:
+            if not env:
                 raise ConfigError(f"operators for {keyed} need a key; set hash_key_env")
-            key = os.environ.get(self.hash_key_env) or None
+            key = os.environ.get(env) or None
             if key is None:
                 raise ConfigError(
                     f"operators for {keyed} need a key in the environment variable "
-                    f"{self.hash_key_env!r}, which is unset or empty"
+                    f"{env!r}, which is unset or empty"
                 )
-        self.operators = operators
         self.taxonomy = taxonomy
         self._key = key
 
     def __call__(self, doc: Doc) -> Doc:
-        error_handler = self.get_error_handler()
-        try:
-            masked, vault = redact(
-                doc,
-                spans_key=self.spans_key,
-                taxonomy=self.taxonomy,
-                operators=self.operators,
-                key=self._key,
-            )
-            doc._.pii_redacted = masked
-            doc._.pii_vault = vault
-            if self.risk:
-                doc._.pii_risk = [finding.to_dict() for finding in find_combinations(doc.text)]
-            return doc
-        except Exception as err:
-            error_handler(self.name, self, [doc], err)
-            return doc
+        # Errors propagate to Language.__call__ and Pipe.pipe, whose handler decides.
+        masked, vault = redact(
+            doc,
+            spans_key=self.spans_key,
+            taxonomy=self.taxonomy,
+            operators=self.operators,
+            key=self._key,
+        )
+        doc._.pii_redacted = masked
+        doc._.pii_vault = vault
+        if self.risk:
+            doc._.pii_risk = [finding.to_dict() for finding in find_combinations(doc.text)]
+        return doc
 
     def initialize(
         self,
@@ -158,41 +169,44 @@ class PiiRedact(Pipe):
     ) -> None:
         """Optionally load a taxonomy mapping (``srsly.read_yaml.v1``) from ``[initialize]``."""
         if taxonomy is not None:
-            self._configure(self.operators, load_taxonomy(taxonomy))
+            self._configure(load_taxonomy(taxonomy))
 
-    # -- serialization: settings and taxonomy, never the key -----------------------
+    # -- serialization: the taxonomy only; settings live in config.cfg, the key nowhere --
 
-    def _cfg(self) -> dict[str, Any]:
-        return {
-            "spans_key": self.spans_key,
-            "operators": self.operators,
-            "hash_key_env": self.hash_key_env,
-            "risk": self.risk,
-        }
+    def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
+        return to_bytes({"taxonomy": lambda: srsly.msgpack_dumps(self.taxonomy.to_dict())}, exclude)
 
-    def _load(self, cfg: dict[str, Any], taxonomy: dict[str, Any]) -> None:
-        self.spans_key = cfg["spans_key"]
-        self.hash_key_env = cfg["hash_key_env"]
-        self.risk = cfg["risk"]
-        self._configure(dict(cfg["operators"]), load_taxonomy(taxonomy))
-
-    def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
-        return srsly.json_dumps({"cfg": self._cfg(), "taxonomy": self.taxonomy.to_dict()}).encode(
-            "utf-8"
+    def from_bytes(
+        self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()
+    ) -> PiiRedact:
+        from_bytes(
+            bytes_data,
+            {"taxonomy": lambda b: self.initialize(taxonomy=srsly.msgpack_loads(b))},
+            exclude,
         )
-
-    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = ()) -> PiiRedact:
-        data = srsly.json_loads(bytes_data)
-        self._load(data["cfg"], data["taxonomy"])
         return self
 
-    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
-        path = ensure_path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        srsly.write_json(path / "cfg.json", self._cfg())
-        srsly.write_yaml(path / "taxonomy.yaml", self.taxonomy.to_dict())
+    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()) -> None:
+        to_disk(
+            path,
+            {
+                "taxonomy": lambda p: srsly.write_yaml(
+                    p.with_suffix(".yaml"), self.taxonomy.to_dict()
+                )
+            },
+            exclude,
+        )
 
-    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> PiiRedact:
-        path = ensure_path(path)
-        self._load(srsly.read_json(path / "cfg.json"), srsly.read_yaml(path / "taxonomy.yaml"))
+    def from_disk(
+        self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()
+    ) -> PiiRedact:
+        from_disk(
+            path,
+            {
+                "taxonomy": lambda p: self.initialize(
+                    taxonomy=srsly.read_yaml(p.with_suffix(".yaml"))
+                )
+            },
+            exclude,
+        )
         return self

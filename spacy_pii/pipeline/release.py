@@ -108,36 +108,65 @@ def predict_documents(nlp: Language, texts: Iterable[str], *, key: str = "pii") 
     return predicted
 
 
-def install_policy(
-    nlp: Language,
-    policy: dict[str, Any],
+def assemble_pipeline(
+    model: str | Path,
+    output: str | Path,
     *,
-    merge: str = "pii_merge",
-    ner: str | None = "pii_ner",
-    default_threshold: float = 0.5,
-) -> None:
-    """Bind ``pii_merge`` to a threshold policy, and let ``pii_ner`` propose what it needs.
+    settings: dict[str, dict[str, Any]] | None = None,
+    score_map: str | Path | None = None,
+    policy: str | Path | None = None,
+    meta: dict[str, Any] | None = None,
+) -> Path:
+    """Write a copy of the pipeline folder ``model`` with new settings and calibration data.
 
-    The merge applies the policy's per-label thresholds. The model's own threshold becomes
-    the lowest of ``default_threshold`` (0.5: a span whose best label is at least as likely
-    as all others together) and the policy's thresholds for the model's labels, so no
-    calibrated threshold sits below what the model proposes. A model label without a
-    policy entry is kept from that threshold up.
+    The copy is assembled from files, never by patching a loaded component: settings go
+    into its ``config.cfg`` (the one place settings live), the score map and the threshold
+    policy into the files ``pii_ner`` and ``pii_merge`` load their data from, and ``meta``
+    is merged into ``meta.json``. The copy is then loaded once, so a policy whose
+    calibration version does not match ``pii_merge``'s ``model_version`` is refused here.
+
+    Args:
+        model: a pipeline folder with ``pii_ner`` and ``pii_merge``.
+        output: the folder to write; replaced if it exists.
+        settings: per-component config overrides, e.g.
+            ``{"pii_ner": {"threshold": 0.3}, "pii_merge": {"model_version": "abc"}}``.
+        score_map: a score-map JSON file for ``pii_ner``; ``None`` leaves raw scores.
+        policy: a threshold-policy JSON file for ``pii_merge``; ``None`` leaves none.
+        meta: keys to set in ``meta.json``.
+
+    Returns:
+        ``output``.
     """
-    component = nlp.get_pipe(merge)
-    version = policy.get("calibration_version")
-    if not version:
-        raise ConfigError("the policy names no calibration_version")
-    component.model_version = str(version)
-    component.set_policy(policy)
-    if ner is not None and ner in nlp.pipe_names:
-        model = nlp.get_pipe(ner)
-        cuts = [
-            float(entry["threshold"])
-            for label, entry in policy.get("labels", {}).items()
-            if label in model.labels
-        ]
-        model.cfg["threshold"] = min([default_threshold, *cuts])
+    from thinc.api import Config
+
+    from .merge import POLICY_FILE
+    from .ner import SCORE_MAP_FILE
+
+    model, output = Path(model), Path(output)
+    if not (model / "config.cfg").is_file():
+        raise ConfigError(f"{model} is not a spaCy pipeline folder (no config.cfg)")
+    if output.exists():
+        shutil.rmtree(output)
+    shutil.copytree(model, output)
+    config = Config().from_disk(output / "config.cfg", interpolate=False)
+    for component, values in (settings or {}).items():
+        if component not in config["components"]:
+            raise ConfigError(f"the pipeline has no component {component!r}")
+        config["components"][component].update(values)
+    config.to_disk(output / "config.cfg")
+    for source, target in ((score_map, output / "pii_ner" / SCORE_MAP_FILE),
+                           (policy, output / "pii_merge" / POLICY_FILE)):  # fmt: skip
+        target.unlink(missing_ok=True)
+        if source is not None:
+            shutil.copyfile(source, target)
+    if meta:
+        meta_path = output / "meta.json"
+        meta_path.write_text(
+            json.dumps({**json.loads(meta_path.read_text(encoding="utf-8")), **meta}, indent=2),
+            encoding="utf-8",
+        )
+    spacy.load(output)  # refuses a policy for another model version
+    return output
 
 
 def ship_pipeline(

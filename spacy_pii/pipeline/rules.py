@@ -1,27 +1,42 @@
 """``pii_rules``: the rule lane as a spaCy component.
 
 It runs the pure detectors (:mod:`spacy_pii.detectors`) on ``doc.text``, splits any token that
-a hit boundary falls inside (DESIGN contract 5), and writes the hits to
-``doc.spans[spans_key]`` with ``attrs["scores"]`` and ``attrs["detectors"]``. Candidates may
-overlap; ``pii_merge`` resolves them.
+a hit boundary falls inside (so that every hit is an exact ``Span``), and writes the hits to
+``doc.spans[spans_key]`` with ``attrs["scores"]``, ``attrs["detectors"]`` and
+``attrs["kinds"]``. Candidates may overlap; ``pii_merge`` resolves them.
+
+Settings come from the config only (:class:`PiiRulesSettings`). Data, the user's regex
+patterns and deny-list (:mod:`spacy_pii.detectors.patterns`), arrives through
+:meth:`PiiRules.initialize` and is saved by ``to_disk``.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+import srsly
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.training import Example
-from spacy.util import ensure_path
+from spacy.util import SimpleFrozenList, from_bytes, from_disk, to_bytes, to_disk
 
 from ..detectors import CUE_KINDS, RuleSettings, build_detectors, find_hits
-from ..errors import ConfigError
+from ..detectors.base import Detector
+from ..detectors.patterns import (
+    DenyEntry,
+    DenyListDetector,
+    PatternDetector,
+    UserPattern,
+    parse_deny_list,
+    parse_patterns,
+)
+from ..detectors.registry import get_detector
+from ..errors import settings_error
+from ..taxonomy import load_taxonomy
 from .spans import hits_to_group, split_tokens_at
 
 DEFAULT_RULES_CONFIG: dict[str, Any] = {
@@ -32,8 +47,45 @@ DEFAULT_RULES_CONFIG: dict[str, Any] = {
     "context_cues": list(CUE_KINDS),
     "fold_confusables": True,
     "split_tokens": True,
+    "detectors": [],
     "scorer": {"@scorers": "pii.spans_scorer.v1", "spans_key": "pii_rules"},
 }
+
+
+class PiiRulesSettings(BaseModel):
+    """``pii_rules``' settings, validated; built from the factory's arguments."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    spans_key: str | None = "pii_rules"
+    types: tuple[str, ...] | None = None
+    phone_regions: tuple[str, ...] | None = None
+    gov_id_countries: tuple[str, ...] = ()
+    context_cues: tuple[str, ...] = CUE_KINDS
+    fold_confusables: bool = True
+    split_tokens: bool = True
+    detectors: tuple[str, ...] = ()
+
+    @model_validator(mode="after")
+    def _valid_rules(self) -> PiiRulesSettings:
+        try:
+            self.rule_settings()
+        except ValidationError as err:  # re-raised without the values pydantic would quote
+            raise ValueError(
+                "; ".join(f"{e['loc'][0]}: {e['msg']}" for e in err.errors())
+            ) from None
+        return self
+
+    def rule_settings(self) -> RuleSettings:
+        """The pure rule lane's settings; ``None`` keeps the lane's defaults."""
+        given = {
+            "types": self.types,
+            "phone_regions": self.phone_regions,
+            "gov_id_countries": self.gov_id_countries,
+            "context_cues": self.context_cues,
+            "fold_confusables": self.fold_confusables,
+        }
+        return RuleSettings(**{key: value for key, value in given.items() if value is not None})
 
 
 @Language.factory(
@@ -52,6 +104,7 @@ def make_pii_rules(
     context_cues: list[str],
     fold_confusables: bool,
     split_tokens: bool,
+    detectors: list[str],
     scorer: Callable | None,
 ) -> PiiRules:
     """Find structured PII (email, phone, card, IBAN, IP, ids, secrets) and cued names.
@@ -67,29 +120,24 @@ def make_pii_rules(
             Justice") and ``"columns"`` (cells under a first_name or username header).
         fold_confusables: fold look-alike and zero-width characters before matching.
         split_tokens: split tokens at hit boundaries so that no hit is lost or shifted.
+        detectors: names of extra detectors from the ``spacy_pii_detectors`` registry
+            (:mod:`spacy_pii.detectors.registry`), run besides the built-in ones.
         scorer: the scoring function for ``nlp.evaluate``.
     """
-    return PiiRules(
-        nlp.vocab,
-        name=name,
-        spans_key=spans_key,
-        types=types,
-        phone_regions=phone_regions,
-        gov_id_countries=gov_id_countries,
-        context_cues=context_cues,
-        fold_confusables=fold_confusables,
-        split_tokens=split_tokens,
-        scorer=scorer,
-    )
-
-
-def _settings(**values: Any) -> RuleSettings:
-    given = {key: tuple(value) for key, value in values.items() if value is not None}
     try:
-        return RuleSettings(**given)
+        settings = PiiRulesSettings(
+            spans_key=spans_key,
+            types=types,
+            phone_regions=phone_regions,
+            gov_id_countries=gov_id_countries,
+            context_cues=context_cues,
+            fold_confusables=fold_confusables,
+            split_tokens=split_tokens,
+            detectors=detectors,
+        )
     except ValidationError as err:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors())
-        raise ConfigError(f"invalid pii_rules settings: {problems}") from None
+        raise settings_error("pii_rules", err.errors()) from None
+    return PiiRules(nlp.vocab, name=name, settings=settings, scorer=scorer)
 
 
 class PiiRules(Pipe):
@@ -100,82 +148,126 @@ class PiiRules(Pipe):
         vocab,
         name: str = "pii_rules",
         *,
-        spans_key: str | None = "pii_rules",
-        types: Iterable[str] | None = None,
-        phone_regions: Iterable[str] | None = None,
-        gov_id_countries: Iterable[str] = (),
-        context_cues: Iterable[str] | None = None,
-        fold_confusables: bool = True,
-        split_tokens: bool = True,
+        settings: PiiRulesSettings | None = None,
         scorer: Callable | None = None,
     ) -> None:
         self.vocab = vocab
         self.name = name
-        self.spans_key = spans_key
-        self.split_tokens = split_tokens
+        self.settings = settings if settings is not None else PiiRulesSettings()
         self.scorer = scorer
-        self.settings = _settings(
-            types=types,
-            phone_regions=phone_regions,
-            gov_id_countries=gov_id_countries,
-            context_cues=context_cues,
-        ).model_copy(update={"fold_confusables": fold_confusables})
-        self._detectors = build_detectors(self.settings)
+        self.patterns: tuple[UserPattern, ...] = ()
+        self.deny_list: tuple[DenyEntry, ...] = ()
+        self._builtin = build_detectors(self.settings.rule_settings())
+        self._registered = [get_detector(name) for name in self.settings.detectors]
+        self._detectors = self._all_detectors()
+
+    @property
+    def spans_key(self) -> str | None:
+        return self.settings.spans_key
+
+    def _all_detectors(self) -> list[Detector]:
+        detectors: list[Detector] = [*self._builtin, *self._registered]
+        if self.patterns:
+            detectors.append(PatternDetector(self.patterns))
+        if self.deny_list:
+            detectors.append(DenyListDetector(self.deny_list))
+        return detectors
 
     def __call__(self, doc: Doc) -> Doc:
-        error_handler = self.get_error_handler()
-        try:
-            hits = find_hits(doc.text, self._detectors, fold=self.settings.fold_confusables)
-            if hits and self.split_tokens:
-                split_tokens_at(doc, (offset for hit in hits for offset in (hit.start, hit.end)))
-            if self.spans_key is not None:
-                doc.spans[self.spans_key] = hits_to_group(doc, self.spans_key, hits)
-            return doc
-        except Exception as err:  # spaCy's convention: the handler decides
-            error_handler(self.name, self, [doc], err)
-            return doc
+        # Errors propagate to Language.__call__ and Pipe.pipe, whose handler decides.
+        hits = find_hits(doc.text, self._detectors, fold=self.settings.fold_confusables)
+        if hits and self.settings.split_tokens:
+            split_tokens_at(doc, (offset for hit in hits for offset in (hit.start, hit.end)))
+        if self.spans_key is not None:
+            doc.spans[self.spans_key] = hits_to_group(doc, self.spans_key, hits)
+        return doc
 
     def initialize(
-        self, get_examples: Callable[[], Iterable[Example]] | None = None, *, nlp=None
+        self,
+        get_examples: Callable[[], Iterable[Example]] | None = None,
+        *,
+        nlp: Language | None = None,
+        patterns: Iterable[dict[str, Any]] | None = None,
+        deny_list: Iterable[dict[str, Any]] | None = None,
     ) -> None:
-        """Nothing to learn: the rules come from standards. Present for ``nlp.initialize``."""
+        """Load the user's data from the ``[initialize.components.pii_rules]`` block.
+
+        Args:
+            patterns: regex patterns (``srsly.read_jsonl.v1``), each ``{"id", "type",
+                "pattern", "validator"?}``; checked against catastrophic backtracking.
+            deny_list: values always reported (``srsly.read_json.v1``), each ``{"value",
+                "type"}``.
+
+        Raises:
+            ConfigError: a record is malformed, a type is not a public type, a validator is
+                not registered, or a pattern could backtrack catastrophically.
+        """
+        self.set_data(
+            patterns=parse_patterns(patterns or ()), deny_list=parse_deny_list(deny_list or ())
+        )
+
+    def set_data(
+        self, *, patterns: tuple[UserPattern, ...], deny_list: tuple[DenyEntry, ...]
+    ) -> None:
+        taxonomy = load_taxonomy()
+        for record in (*patterns, *deny_list):
+            taxonomy.get(record.type)
+        self.patterns, self.deny_list = patterns, deny_list
+        self._detectors = self._all_detectors()
 
     def score(self, examples: Iterable[Example], **kwargs: Any) -> dict[str, Any]:
         return self.scorer(examples, **kwargs) if self.scorer else {}
 
-    # -- serialization --------------------------------------------------------------
+    # -- serialization: data only; the settings live in config.cfg ----------------
 
-    def _to_dict(self) -> dict[str, Any]:
+    def _records(self) -> dict[str, list[dict[str, Any]]]:
         return {
-            "spans_key": self.spans_key,
-            "split_tokens": self.split_tokens,
-            "settings": self.settings.model_dump(mode="json"),
+            "patterns": [p.model_dump(mode="json") for p in self.patterns],
+            "deny_list": [e.model_dump(mode="json") for e in self.deny_list],
         }
 
-    def _from_dict(self, data: dict[str, Any]) -> None:
-        self.spans_key = data["spans_key"]
-        self.split_tokens = data["split_tokens"]
-        try:
-            self.settings = RuleSettings(**data["settings"])
-        except ValidationError as err:
-            message = f"invalid saved pii_rules settings: {err.error_count()} errors"
-            raise ConfigError(message) from None
-        self._detectors = build_detectors(self.settings)
+    def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
+        records = self._records()
+        serializers = {key: (lambda key=key: srsly.msgpack_dumps(records[key])) for key in records}
+        return to_bytes(serializers, exclude)
 
-    def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
-        return json.dumps(self._to_dict()).encode("utf-8")
-
-    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = ()) -> PiiRules:
-        self._from_dict(json.loads(bytes_data))
+    def from_bytes(
+        self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()
+    ) -> PiiRules:
+        loaded: dict[str, Any] = {"patterns": [], "deny_list": []}
+        deserializers = {
+            key: (lambda b, key=key: loaded.__setitem__(key, srsly.msgpack_loads(b)))
+            for key in loaded
+        }
+        from_bytes(bytes_data, deserializers, exclude)
+        self.initialize(patterns=loaded["patterns"], deny_list=loaded["deny_list"])
         return self
 
-    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
-        path = ensure_path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        (path / "settings.json").write_text(json.dumps(self._to_dict(), indent=2), encoding="utf-8")
+    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()) -> None:
+        records = self._records()
+        serializers = {
+            "patterns": lambda p: srsly.write_jsonl(p.with_suffix(".jsonl"), records["patterns"]),
+            "deny_list": lambda p: srsly.write_json(p.with_suffix(".json"), records["deny_list"]),
+        }
+        to_disk(path, serializers, exclude)
 
-    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> PiiRules:
-        self._from_dict(
-            json.loads((ensure_path(path) / "settings.json").read_text(encoding="utf-8"))
-        )
+    def from_disk(
+        self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()
+    ) -> PiiRules:
+        loaded: dict[str, Any] = {"patterns": [], "deny_list": []}
+
+        def read(key: str, suffix: str, reader: Callable[[Path], Any]) -> Callable[[Path], None]:
+            def load(p: Path) -> None:
+                # A folder saved before this data existed has no file: no data, not an error.
+                if p.with_suffix(suffix).exists():
+                    loaded[key] = list(reader(p.with_suffix(suffix)))
+
+            return load
+
+        deserializers = {
+            "patterns": read("patterns", ".jsonl", srsly.read_jsonl),
+            "deny_list": read("deny_list", ".json", srsly.read_json),
+        }
+        from_disk(path, deserializers, exclude)
+        self.initialize(patterns=loaded["patterns"], deny_list=loaded["deny_list"])
         return self

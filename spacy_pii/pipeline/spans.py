@@ -61,10 +61,12 @@ def _token_containing(doc: Doc, offset: int) -> int | None:
 
 
 def hits_to_group(doc: Doc, name: str, hits: Sequence[Hit]) -> SpanGroup:
-    """Build a SpanGroup whose attrs hold scores and detector ids, positional with the spans."""
+    """Build a SpanGroup whose attrs hold scores, detector ids and detector kinds, positional
+    with the spans."""
     spans: list[Span] = []
     scores: list[float | None] = []
     detectors: list[str] = []
+    kinds: list[str] = []
     for hit in hits:
         span = doc.char_span(hit.start, hit.end, label=hit.label)
         if span is None:
@@ -74,17 +76,28 @@ def hits_to_group(doc: Doc, name: str, hits: Sequence[Hit]) -> SpanGroup:
         spans.append(span)
         scores.append(hit.score)
         detectors.append(hit.detector)
+        kinds.append(hit.kind)
     group = SpanGroup(doc, name=name, spans=spans)
     group.attrs["scores"] = scores
     group.attrs["detectors"] = detectors
+    group.attrs["kinds"] = kinds
     return group
 
 
-def group_to_hits(group: SpanGroup, default_kind: str) -> list[Hit]:
-    """Read a SpanGroup back into hits; missing attrs mean "no score" and an anonymous detector."""
+# A group that a user's own component wrote may carry no kinds: its spans are taken as a
+# model's guesses, the kind that yields to a rule where the taxonomy prefers rules.
+DEFAULT_KIND = "model"
+
+
+def group_to_hits(group: SpanGroup) -> list[Hit]:
+    """Read a SpanGroup back into hits.
+
+    Missing attrs mean "no score", a detector named after the group, and the kind
+    :data:`DEFAULT_KIND`.
+    """
     scores = group.attrs.get("scores") or [None] * len(group)
     detectors = group.attrs.get("detectors") or [group.name] * len(group)
-    kinds = group.attrs.get("kinds") or [default_kind] * len(group)
+    kinds = group.attrs.get("kinds") or [DEFAULT_KIND] * len(group)
     if not (len(scores) == len(detectors) == len(kinds) == len(group)):
         raise ValueError(f"span group {group.name!r} has attrs out of step with its spans")
     hits = []
