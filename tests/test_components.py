@@ -191,13 +191,14 @@ def test_serialization_round_trip(tmp_path):
     assert _spans(loaded(SAMPLE)) == _spans(nlp(SAMPLE))
 
 
-def test_bytes_round_trip():
+def test_bytes_round_trip_carries_the_data():
     nlp = spacy_pii.load("rules")
-    data = nlp.to_bytes()
+    nlp.get_pipe("pii_merge").initialize(allow_list=["ada@example.com"])
+    nlp.get_pipe("pii_rules").initialize(deny_list=[{"value": "Zed Quux", "type": "PERSON"}])
     other = spacy_pii.load("rules")
-    other.get_pipe("pii_merge")._thresholds = {"EMAIL": 0.5}
-    other.from_bytes(data)
-    assert other.get_pipe("pii_merge").thresholds == {}
+    other.from_bytes(nlp.to_bytes())
+    assert other.get_pipe("pii_merge").allow_list == frozenset({"ada@example.com"})
+    assert _spans(other(SAMPLE + " Zed Quux")) == _spans(nlp(SAMPLE + " Zed Quux"))
 
 
 def test_nlp_evaluate_reports_spans_pii_scores(rules_nlp):

@@ -50,7 +50,10 @@ def configured(tmp_path):
     nlp.add_pipe("pii_merge", config={"types": ["GOV_ID", "EMAIL", "PERSON", "ORG"]})
     nlp.config["initialize"]["components"] = {
         "pii_rules": {
-            "patterns": {"@readers": "srsly.read_jsonl.v1", "path": str(tmp_path / "patterns.jsonl")},
+            "patterns": {
+                "@readers": "srsly.read_jsonl.v1",
+                "path": str(tmp_path / "patterns.jsonl"),
+            },
             "deny_list": {"@readers": "srsly.read_json.v1", "path": str(tmp_path / "deny.json")},
         },
         "pii_merge": {
@@ -172,5 +175,5 @@ def test_a_registered_detector_runs_by_name():
 
 
 def test_an_unregistered_detector_is_a_config_error():
-    with pytest.raises(ConfigError, match="no detector is registered as 'nobody.home'"):
+    with pytest.raises(ConfigError, match=r"no detector is registered as 'nobody\.home'"):
         spacy.blank("en").add_pipe("pii_rules", config={"detectors": ["nobody.home"]})

@@ -154,13 +154,15 @@ def main(
     """Write the reliability report (and diagram) of the pipeline's pii_ner scores."""
     import spacy_pii
 
-    nlp = spacy_pii.load(model)
+    # An override goes into the config, where pii_ner reads its settings.
+    overrides = {}
+    if threshold is not None:
+        overrides["config"] = {"components": {key: {"threshold": threshold}}}
+    nlp = spacy_pii.load(model, **overrides)
     if key not in nlp.pipe_names:
         raise typer.BadParameter(f"the pipeline has no {key!r} component")
     ner = nlp.get_pipe(key)
-    if threshold is not None:
-        ner.cfg["threshold"] = threshold
-    effective = float(ner.cfg["threshold"])
+    effective = float(ner.settings.threshold)
     sets = {}
     for path in gold or [default_gold()]:
         documents = read_documents(path)

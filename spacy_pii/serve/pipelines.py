@@ -191,17 +191,17 @@ def detect_doc(
     thresholds = {
         name: max(float(base.thresholds.get(name, 0.0)), min_score) for name in base.taxonomy.types
     }
-    merge = PiiMerge(
-        nlp.vocab,
-        name=base.name,
-        spans_key=base.spans_key,
-        candidate_keys=base.candidate_keys,
-        types=types if types is not None else base.types,
-        thresholds=thresholds,
-        drop_unscored=drop_unscored or base.drop_unscored,
-        propagate=base.propagation,
-        taxonomy=base.taxonomy,
+    settings = base.settings.model_copy(
+        update={
+            "types": types if types is not None else base.types,
+            "thresholds": thresholds,
+            "drop_unscored": drop_unscored or base.settings.drop_unscored,
+        }
     )
+    merge = PiiMerge(nlp.vocab, name=base.name, settings=settings, taxonomy=base.taxonomy)
+    # The policy's cuts are already in ``thresholds``; the allow-list is data, so it
+    # arrives as data does.
+    merge.initialize(allow_list=sorted(base.allow_list))
     doc = nlp.make_doc(text)
     for _, component in nlp.pipeline[:index]:
         doc = component(doc)
@@ -218,14 +218,16 @@ def _filter_after(
     group = doc.spans["pii"]
     scores = list(group.attrs.get("scores") or [None] * len(group))
     detectors = list(group.attrs.get("detectors") or [""] * len(group))
+    kinds = list(group.attrs.get("kinds") or ["model"] * len(group))
     kept = [
-        (span, score, detector)
-        for span, score, detector in zip(group, scores, detectors, strict=True)
+        (span, score, detector, kind)
+        for span, score, detector, kind in zip(group, scores, detectors, kinds, strict=True)
         if (types is None or span.label_ in types)
         and (not drop_unscored if score is None else score >= min_score)
     ]
-    new = SpanGroup(doc, name="pii", spans=[span for span, _, _ in kept])
-    new.attrs["scores"] = [score for _, score, _ in kept]
-    new.attrs["detectors"] = [detector for _, _, detector in kept]
+    new = SpanGroup(doc, name="pii", spans=[span for span, _, _, _ in kept])
+    new.attrs["scores"] = [score for _, score, _, _ in kept]
+    new.attrs["detectors"] = [detector for _, _, detector, _ in kept]
+    new.attrs["kinds"] = [kind for _, _, _, kind in kept]
     doc.spans["pii"] = new
     return doc
