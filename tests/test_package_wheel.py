@@ -5,7 +5,9 @@ A user gets a packaged pipeline with ``pip install en_pii_...whl`` and loads it 
 ``pii_rules``, ``pii_ner`` and ``pii_merge`` through spacy-pii's ``spacy_factories`` entry
 points (pyproject.toml): the wheel is built here without ``--code``, so nothing in it
 imports spacy_pii. A second run hides spacy-pii's entry points and must fail to load, which
-shows the first run's success depends on them.
+shows the first run's success depends on them. A third installs both wheels, spacy-pii's and
+the model's, into a fresh virtual environment, offline, and runs the user's commands there:
+``spacy.load`` by name, an override of a setting, and ``spacy evaluate`` with no ``--code``.
 
 ``spacy package --build wheel`` runs ``python -m build`` in an isolated environment, which
 downloads setuptools; tests take nothing from the network, so the package folder is built
@@ -22,14 +24,16 @@ import subprocess
 import sys
 import zipfile
 from importlib.metadata import PackageNotFoundError, distribution
-from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
+import srsly
+
+import spacy_pii
 
 REPO = Path(__file__).resolve().parents[1]
 MODEL = REPO / "spacy_pii" / "models" / "en_pii_default"
-NAME, VERSION = "pii_wheelcheck", "0.0.1"
+NAME, VERSION = "pii_default", spacy_pii.__version__
 PACKAGE = f"en_{NAME}"
 PIPE_NAMES = ["pii_rules", "tok2vec", "span_finder", "pii_ner", "pii_merge"]
 # One text with a name for pii_ner and two structured values for pii_rules: an RFC 5322
@@ -103,14 +107,12 @@ def _load_in_fresh_process(
 
 
 @pytest.fixture(scope="module")
-def installed_wheel(tmp_path_factory) -> tuple[Path, Path]:
-    """Build the shipped pipeline's wheel and install it, offline and alone, into a folder."""
+def wheels(tmp_path_factory) -> tuple[Path, Path]:
+    """Build the shipped pipeline's wheel and spacy-pii's wheel, offline, as `package` does."""
     if not (MODEL / "config.cfg").is_file():
         pytest.skip(
             "no shipped pipeline in spacy_pii/models/en_pii_default (spacy project run ship)"
         )
-    if find_spec("build") is None:
-        pytest.skip("building the wheel needs the 'build' package (the dev extra)")
     if not _installed():
         pytest.skip("spacy-pii is not installed, so it has no entry points (pip install -e .)")
     root = tmp_path_factory.mktemp("wheel")
@@ -121,13 +123,23 @@ def installed_wheel(tmp_path_factory) -> tuple[Path, Path]:
         root,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    done = _run(
-        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(root / "dist"),
-         str(root / "packages" / f"{PACKAGE}-{VERSION}")],
-        root,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    (wheel,) = (root / "dist").glob(f"{PACKAGE}-{VERSION}-*.whl")
+    for source in (root / "packages" / f"{PACKAGE}-{VERSION}", REPO):
+        done = _run(
+            [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+             "--no-index", "--wheel-dir", str(root / "dist"), str(source)],
+            root,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    (model_wheel,) = (root / "dist").glob(f"{PACKAGE}-{VERSION}-*.whl")
+    (pii_wheel,) = (root / "dist").glob(f"spacy_pii-{VERSION}-*.whl")
+    return model_wheel, pii_wheel
+
+
+@pytest.fixture(scope="module")
+def installed_wheel(wheels, tmp_path_factory) -> tuple[Path, Path]:
+    """The model wheel installed alone, offline, into a folder (spacy-pii from this env)."""
+    wheel, _ = wheels
+    root = tmp_path_factory.mktemp("site")
     done = _run(
         [sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--no-compile",
          "--disable-pip-version-check", "--target", str(root / "site"), str(wheel)],
@@ -135,6 +147,124 @@ def installed_wheel(tmp_path_factory) -> tuple[Path, Path]:
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     return wheel, root / "site"
+
+
+# The user's program in the fresh environment: load by name, run, override, report.
+VENV_SCRIPT = f"""
+import json
+import sys
+from importlib.metadata import distribution, requires
+
+import spacy
+from packaging.requirements import Requirement
+
+text = "Ruf 030 1234567 an. " + {TEXT!r}
+nlp = spacy.load({PACKAGE!r})
+doc = nlp(text)
+tuned = spacy.load({PACKAGE!r}, config={{"components": {{
+    "pii_rules": {{"phone_regions": ["DE"]}}, "pii_merge": {{"write_ents": True}}}}}})
+tuned_doc = tuned(text)
+import spacy_pii
+needs = [Requirement(r) for r in requires({PACKAGE!r}) if r.startswith("spacy-pii")]
+print(json.dumps({{
+    "spacy_pii_file": spacy_pii.__file__,
+    "spacy_pii_version": distribution("spacy-pii").version,
+    "needs": [str(r) for r in needs],
+    "met": all(r.specifier.contains(distribution("spacy-pii").version) for r in needs),
+    "meta": [nlp.meta["name"], nlp.meta["version"]],
+    "spans": [[s.label_, s.text] for s in doc.spans["pii"]],
+    "ents": [[e.label_, e.text] for e in doc.ents],
+    "tuned_spans": [[s.label_, s.text] for s in tuned_doc.spans["pii"]],
+    "tuned_ents": [[e.label_, e.text] for e in tuned_doc.ents],
+}}))
+"""
+
+
+@pytest.fixture(scope="module")
+def fresh_venv(wheels, tmp_path_factory) -> Path:
+    """A new virtual environment with both wheels installed offline; returns its python.
+
+    Third-party dependencies (spaCy, pydantic, ...) come from this environment's
+    site-packages through a ``.pth`` file, since nothing may be downloaded; spacy-pii and
+    the model come only from the wheels (a ``.pth`` path adds no package's ``.pth`` hooks,
+    so this environment's editable spacy-pii is not importable there).
+    """
+    model_wheel, pii_wheel = wheels
+    assert pii_wheel.parent == model_wheel.parent  # one --find-links folder holds both
+    root = tmp_path_factory.mktemp("venv")
+    venv = root / "venv"
+    done = _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], root)
+    assert done.returncode == 0, done.stderr[-2000:]
+    python = venv / "bin" / "python"
+    site_dir = _run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], root
+    ).stdout.strip()
+    third_party = [p for p in sys.path if p.endswith(("site-packages", "dist-packages"))]
+    (Path(site_dir) / "third_party.pth").write_text("\n".join(third_party) + "\n")
+    done = _run(
+        [str(python), "-m", "pip", "install", "--no-index", "--find-links", str(model_wheel.parent),
+         "--no-deps", "--force-reinstall", "--no-compile", "--disable-pip-version-check",
+         "spacy-pii", PACKAGE],
+        root,
+        env={**os.environ, "PYTHONNOUSERSITE": "1"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    return python
+
+
+def _gold_docbin(path: Path) -> None:
+    import spacy
+    from spacy.tokens import DocBin
+
+    nlp = spacy.blank("en")
+    docs = []
+    for text, spans in [
+        ("Mail maria.gonzalez@example.com now.", [(5, 31, "EMAIL")]),
+        ("Card 4111 1111 1111 1111 was used.", [(5, 24, "PAYMENT")]),
+    ]:
+        doc = nlp.make_doc(text)
+        doc.spans["pii"] = [doc.char_span(s, e, label=label) for s, e, label in spans]
+        docs.append(doc)
+    DocBin(docs=docs, store_user_data=False).to_disk(path)
+
+
+@pytest.mark.slow(reason="builds two wheels and installs them into a fresh venv: about 1 min")
+def test_both_wheels_install_offline_into_a_fresh_venv_and_load_by_name(fresh_venv, tmp_path):
+    env = {**os.environ, "PYTHONNOUSERSITE": "1"}
+    env.pop("PYTHONPATH", None)
+    done = _run([str(fresh_venv), "-c", VENV_SCRIPT], tmp_path, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    # spacy_pii is the wheel's copy, inside the fresh environment.
+    assert Path(result["spacy_pii_file"]).is_relative_to(fresh_venv.parent.parent)
+    assert result["spacy_pii_version"] == VERSION
+    # The model wheel names its dependency, and the installed spacy-pii meets it.
+    assert result["needs"] and result["met"], result["needs"]
+    assert result["meta"] == [NAME, VERSION]
+    assert ["EMAIL", "maria.gonzalez@example.com"] in result["spans"]
+    assert result["ents"] == []
+    # Overrides of the packaged pipeline take effect: a German number, and doc.ents.
+    assert ["PHONE", "030 1234567"] not in result["spans"]
+    assert ["PHONE", "030 1234567"] in result["tuned_spans"]
+    assert result["tuned_ents"] == result["tuned_spans"]
+
+
+@pytest.mark.slow(reason="builds two wheels and installs them into a fresh venv: about 1 min")
+def test_spacy_evaluate_runs_on_the_installed_package_without_code(fresh_venv, tmp_path):
+    _gold_docbin(tmp_path / "gold.spacy")
+    env = {**os.environ, "PYTHONNOUSERSITE": "1"}
+    env.pop("PYTHONPATH", None)
+    done = _run(
+        [str(fresh_venv), "-m", "spacy", "evaluate", PACKAGE, str(tmp_path / "gold.spacy"),
+         "--output", str(tmp_path / "scores.json"), "--spans-key", "pii"],
+        tmp_path,
+        env=env,
+        timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    scores = srsly.read_json(tmp_path / "scores.json")
+    assert scores["spans_pii_r"] == 1.0
+    assert set(scores["spans_pii_per_type"]) >= {"EMAIL", "PAYMENT"}
 
 
 @pytest.mark.slow(reason="builds a 25 MB wheel and loads it in two fresh processes: about 1 min")

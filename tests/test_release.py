@@ -118,7 +118,9 @@ def test_ship_copies_with_extras_and_respects_the_budget(saved_pipeline, tmp_pat
     assert (destination / "config.cfg").is_file()
     assert srsly.read_json(destination / "metrics.json") == {"ok": True}
     assert srsly.read_json(destination / "SHIPPED.json")["extras"] == ["metrics.json"]
-    assert spacy.load(destination).pipe_names == ["pii_rules", "pii_merge"]
+    loaded = spacy.load(destination)
+    assert loaded.pipe_names == ["pii_rules", "pii_merge"]
+    assert (loaded.meta["name"], loaded.meta["version"]) == ("pii_default", spacy_pii.__version__)
     with pytest.raises(ConfigError, match="budget"):
         ship_pipeline(saved_pipeline, tmp_path / "other", max_mb=0.0001)
     assert not (tmp_path / "other").exists()

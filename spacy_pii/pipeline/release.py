@@ -13,12 +13,18 @@ from pathlib import Path
 from typing import Any
 
 import spacy
+import srsly
 from spacy.language import Language
 from spacy.strings import StringStore
 from spacy.vectors import Vectors
 
+from .. import __version__
 from ..documents import Document
 from ..errors import ConfigError
+
+# The shipped pipeline's meta name: `spacy package` prefixes the language, so its wheel and
+# importable package are en_pii_default, the folder's name.
+SHIPPED_NAME = "pii_default"
 
 # The design budget for the pipeline shipped inside the wheel (the issue's "under ~50 MB",
 # which the en_core_web_md vectors, 41 MB on disk, nearly fill on their own).
@@ -178,6 +184,8 @@ def ship_pipeline(
 ) -> float:
     """Copy a pipeline folder to ``destination`` with extra files beside it; return its MB.
 
+    The copy's meta names it :data:`SHIPPED_NAME` at the package's version.
+
     Refuses (and copies nothing) when the pipeline is over ``max_mb``. ``extras`` maps a
     file name inside ``destination`` to a source file (metrics, the corpus manifest).
     """
@@ -188,6 +196,11 @@ def ship_pipeline(
     if destination.exists():
         shutil.rmtree(destination)
     shutil.copytree(model, destination)
+    # The shipped pipeline is packaged as en_pii_default at the package's own version, so
+    # `spacy package` names the wheel after it and its requirement on spacy-pii matches.
+    meta = srsly.read_json(destination / "meta.json")
+    meta.update(name=SHIPPED_NAME, version=__version__)
+    srsly.write_json(destination / "meta.json", meta)
     for name, source in (extras or {}).items():
         shutil.copyfile(source, destination / name)
     shipped = {"pipeline_mb": round(size, 1), "extras": sorted(extras or {})}
