@@ -32,6 +32,7 @@ from spacy_pii.detectors import (
     GOV_ID_COUNTRIES,
     RuleSettings,
     build_detectors,
+    cues,
     email,
     find_hits,
     gov_id,
@@ -41,6 +42,7 @@ from spacy_pii.detectors import (
     secret,
     secret_cues,
 )
+from spacy_pii.detectors.anchors import Anchors, CueGate
 from spacy_pii.detectors.fold import _TABLE, FoldedText, fold_confusables
 from spacy_pii.detectors.secret_formats import FORMATS, match_width
 from spacy_pii.detectors.text import at_least_digits
@@ -78,6 +80,11 @@ def prefilters_off() -> Iterator[None]:
         patch.setattr(payment, "_card_scan_start", lambda text: 0)
         patch.setattr(payment, "_iban_scan_start", lambda text, gate=None: 0)
         patch.setattr(phone.PhoneDetector, "_scan_start", lambda self, text: 0)
+        # The shared pre-scan's gates (spacy_pii.detectors.anchors): every detector runs.
+        patch.setattr(CueGate, "may_match", lambda self, anchors: True)
+        for detector in DETECTORS:
+            if hasattr(detector, "may_occur"):
+                patch.setattr(type(detector), "may_occur", lambda self, anchors: True)
         yield
 
 
@@ -153,6 +160,22 @@ FRAGMENTS = (
     "https://user:",
     "ssn",
     "SSN ",
+    "Mrs. ",
+    "DR ",
+    "Lord Justice ",
+    "Anna Liz",
+    "phone: ",
+    "TEL ",
+    "my number",
+    "t\u00e9l\u00e9phone ",
+    "national id",
+    "NHS no ",
+    "first_name,last_name\n",
+    "user",
+    "\u0130",
+    "\u0131",
+    "\u017f",
+    "\u212a",
     "é",
     "ａ",
     "٤",
@@ -175,6 +198,36 @@ def _may_hold_email(text: str) -> int | None:
     return 0 if email._may_hold_email(text) else None
 
 
+def _gate(search):
+    """A yes/no gate as a scan start: 0 where it lets the text through."""
+    return lambda text: 0 if search(text) else None
+
+
+def _gate_anchors(may_match):
+    return lambda text: 0 if may_match(Anchors(text)) else None
+
+
+class _Capitalised:
+    """The title pattern's matches that the title cue keeps (a capital first)."""
+
+    def __init__(self, pattern):
+        self.pattern = pattern
+
+    def search(self, text):
+        return next((m for m in self.pattern.finditer(text) if m.group()[0].isupper()), None)
+
+
+class _LongRun:
+    """The phone run pattern's matches that hold at least ``digits`` digits."""
+
+    def __init__(self, pattern, digits):
+        self.pattern, self.digits = pattern, digits
+
+    def search(self, text):
+        runs = self.pattern.finditer(text)
+        return next((m for m in runs if sum(c.isdigit() for c in m.group()) >= self.digits), None)
+
+
 # (scan start, pattern): wherever the pattern matches first, the scan start must be an
 # index at or before it (the yes/no gates count as "from 0").
 GATED_PATTERNS = [
@@ -190,6 +243,15 @@ GATED_PATTERNS = [
         id="iban-lower-case-head",
     ),
     pytest.param(_lower_may_hold_cue, secret_cues._CUE, id="secret-cue-literals"),
+    pytest.param(_gate(cues._TITLE_GATE.search), _Capitalised(cues._TITLE), id="title-capital"),
+    pytest.param(_gate_anchors(phone._CUE_GATE.may_match), phone._CUE, id="phone-cue-words"),
+    pytest.param(_gate_anchors(gov_id._ID_CUE_GATE.may_match), gov_id._ID_CUE, id="id-cue-words"),
+    pytest.param(
+        _gate(phone._digit_run(7).search), _LongRun(phone._RUN, 7), id="phone-digits-in-one-run"
+    ),
+    pytest.param(
+        _gate(lambda t: secret._LITERALS.search(t.lower())), secret_cues._CUE, id="secret-literals"
+    ),
 ]
 
 

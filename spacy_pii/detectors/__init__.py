@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from ..hits import Hit
+from .anchors import forget, prescan
 from .base import Detector, check_text
 from .fold import fold_confusables
 
@@ -130,20 +131,30 @@ def find_hits(
     """Run ``detectors`` over ``text`` and return hits whose offsets index ``text`` itself.
 
     Hits are sorted by ``(start, end, label, detector)`` so the output does not depend on
-    detector order.
+    detector order. One pre-scan of the text (:mod:`.anchors`) is shared by every
+    detector; a detector with a ``may_occur(anchors)`` gate runs only where it says yes.
     """
     check_text(text, max_length)
     if not text:
         return []
     folded = fold_confusables(text) if fold else None
     scan = folded.text if folded is not None else text
+    anchors = prescan(scan)
     hits: set[Hit] = set()
-    for detector in detectors:
-        for hit in detector.find(scan):
-            if folded is not None and folded.origin is not None:
-                start, end = folded.to_original(hit.start, hit.end)
-                hit = Hit(start, end, hit.label, hit.score, hit.detector, hit.kind)
-            hits.add(hit)
+    try:
+        for detector in detectors:
+            gate = getattr(detector, "may_occur", None)
+            if gate is not None and not gate(anchors):
+                continue
+            for hit in detector.find(scan):
+                if folded is not None and folded.origin is not None:
+                    start, end = folded.to_original(hit.start, hit.end)
+                    hit = Hit(start, end, hit.label, hit.score, hit.detector, hit.kind)
+                hits.add(hit)
+    finally:
+        forget()
+    if len(hits) < 2:
+        return list(hits)
     return sorted(hits, key=lambda h: (h.start, h.end, h.label, h.detector))
 
 

@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterator
 
 from ..hits import Hit
+from .anchors import Anchors
 
 EMAIL = "EMAIL"
 
@@ -71,6 +72,10 @@ class EmailDetector:
 
     id = "rules.email"
     types = frozenset({EMAIL})
+
+    def may_occur(self, anchors: Anchors) -> bool:
+        """Whether ``anchors``' text may hold an address: it needs the "@"."""
+        return "@" in anchors.text
 
     def find(self, text: str) -> Iterator[Hit]:
         """Yield one ``EMAIL`` hit per address-shaped slice of ``text``."""

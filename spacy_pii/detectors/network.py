@@ -33,6 +33,7 @@ import re
 from collections.abc import Iterator
 
 from ..hits import Hit
+from .anchors import Anchors
 
 IP_ADDRESS = "IP_ADDRESS"
 
@@ -63,6 +64,7 @@ _IPV6 = re.compile(
 # characters before the scan's start).
 _IPV4_GATE = re.compile(r"[0-9]\.[0-9]")
 _OCTET_DIGITS = 3
+_IPV4_MIN_DIGITS = 4
 _GROUP_DIGITS = 4
 
 
@@ -138,6 +140,14 @@ class IpAddressDetector:
 
     id = "rules.ip"
     types = frozenset({IP_ADDRESS})
+
+    def may_occur(self, anchors: Anchors) -> bool:
+        """Whether ``anchors``' text may hold an address.
+
+        Dotted decimal holds four digits; every IPv6 text form holds two colons ("::" at
+        least, RFC 4291 section 2.2).
+        """
+        return anchors.digits >= _IPV4_MIN_DIGITS or anchors.text.count(":") >= 2
 
     def find(self, text: str) -> Iterator[Hit]:
         """Yield one ``IP_ADDRESS`` hit per address in ``text``, in text order."""

@@ -48,6 +48,7 @@ from stdnum import luhn as _luhn
 from stdnum.exceptions import ValidationError
 
 from ..hits import Hit
+from .anchors import Anchors
 from .text import at_least_digits, merged_intervals
 
 PAYMENT = "PAYMENT"
@@ -293,6 +294,7 @@ _IBAN_LOWER = re.compile(
 # no IBAN starts before the first such four characters. Spelt out, not "[A-Z]{2}": a
 # pattern that opens with a character class lets the engine skip to the next capital.
 _IBAN_GATE = re.compile(r"[A-Z][A-Z][0-9][0-9]")
+IBAN_CHECK_DIGITS = 2
 _IBAN_LOWER_GATE = re.compile(r"[a-z][a-z][0-9][0-9]")
 
 
@@ -390,6 +392,10 @@ class CardDetector:
     id = "rules.card"
     types = frozenset({PAYMENT})
 
+    def may_occur(self, anchors: Anchors) -> bool:
+        """Whether ``anchors``' text may hold a card number: it needs the digits of one."""
+        return anchors.digits >= CARD_MIN_DIGITS
+
     def find(self, text: str) -> Iterator[Hit]:
         """Yield a ``PAYMENT`` hit (score 1.0) per card number outside any IBAN."""
         ibans: list[tuple[int, int]] | None = None
@@ -405,6 +411,10 @@ class IbanDetector:
 
     id = "rules.iban"
     types = frozenset({PAYMENT})
+
+    def may_occur(self, anchors: Anchors) -> bool:
+        """Whether ``anchors``' text may hold an IBAN: its check digits are two digits."""
+        return anchors.digits >= IBAN_CHECK_DIGITS
 
     def find(self, text: str) -> Iterator[Hit]:
         """Yield a ``PAYMENT`` hit (score 1.0) per valid IBAN."""

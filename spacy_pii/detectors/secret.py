@@ -57,7 +57,9 @@ from bisect import bisect_right
 from collections.abc import Iterator
 
 from ..hits import Hit
+from .anchors import Anchors
 from .secret_cues import (
+    CUE_LITERALS,
     MAX_VALUE,
     cue_strength,
     cue_values,
@@ -134,6 +136,19 @@ class SecretDetector:
     id = _ID
     types = frozenset({SECRET})
 
+    def may_occur(self, anchors: Anchors) -> bool:
+        """Whether ``anchors``' text may hold a secret.
+
+        A format's match lies in a white-space-free run at least as long as the shortest
+        format (see :func:`_formats_that_may_occur`); a PEM block, a JWT, a JWK and every
+        cue grammar need a literal that the lower-cased text then holds. One search for
+        the literals and one for the run turn most prose away (2 µs against 4 µs for the
+        detector's own checks, measured on the benchmark's texts).
+        """
+        if _UNGATED_FORMATS or _LONG_RUN.search(anchors.text) is not None:
+            return True
+        return _LITERALS.search(anchors.lowered) is not None
+
     def find(self, text: str) -> Iterator[Hit]:
         """Yield ``SECRET`` hits on ``text``, sorted by offset."""
         text = blank_ansi(text)
@@ -198,6 +213,16 @@ _MIN_WIDTH = min(_GATE_WIDTH.values(), default=0)
 # the cost of a split on short texts, measured) turns most prose away.
 _LONG_RUN = re.compile(rf"\S{{{_MIN_WIDTH}}}")
 _UNGATED_FORMATS = [FORMATS[index] for index in _UNGATED]
+# The literals ``find`` tests before its PEM, JWT and JWK scans, and those of the cue
+# grammars, lower-cased: a needle in a case-sensitive test is in the lower-cased text too.
+_LITERALS = re.compile(
+    "|".join(
+        re.escape(literal)
+        for literal in sorted(
+            {"-----begin", "eyj", '"kty"', *CUE_LITERALS}, key=lambda x: (-len(x), x)
+        )
+    )
+)
 # (width, index, needles) by width: a text whose longest run has n characters checks the
 # needles of the formats that fit in n only (a few, on a typical text with a URL in it).
 _BY_WIDTH = sorted((width, index, FORMATS[index].needles) for index, width in _GATE_WIDTH.items())
@@ -268,6 +293,7 @@ def _pem_blocks(text: str) -> Iterator[tuple[int, int]]:
 # formats' in secret_formats.PATTERNS (each module is checked once for linear time).
 PATTERNS: tuple[re.Pattern[str], ...] = (
     _JWT,
+    _LITERALS,
     _JWK_MEMBER,
     _PEM_BEGIN,
     _PEM_END,

@@ -439,6 +439,18 @@ _GRAMMARS: tuple[tuple[str, re.Pattern[str], str, str, re.Pattern[str] | None], 
 )
 
 
+# Every literal whose presence :func:`cue_values` tests before a grammar runs: a text
+# whose lower-cased form holds none of them has no cue value.
+CUE_LITERALS: tuple[str, ...] = (
+    *_CUE_NEEDLES,
+    "identified",
+    "password",
+    "pass",
+    "pwd",
+    *(needle for needle, *_ in _GRAMMARS),
+)
+
+
 def cue_values(text: str) -> Iterator[tuple[str, int, int]]:
     """``(family, start, end)`` for every value assigned to a cue word."""
     lowered = text.lower()

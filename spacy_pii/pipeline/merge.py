@@ -243,9 +243,11 @@ class PiiMerge(Pipe):
     def __call__(self, doc: Doc) -> Doc:
         # Errors propagate to Language.__call__ and Pipe.pipe, whose handler decides.
         candidates: list[Hit] = []
+        groups = doc.spans
         for key in self.settings.candidate_keys:
-            if key in doc.spans:
-                candidates.extend(group_to_hits(doc.spans[key]))
+            # An empty group has nothing to read (most documents), so skip its attrs.
+            if key in groups and len(group := groups[key]):
+                candidates.extend(group_to_hits(group))
         if self.allow_list and candidates:
             text = doc.text
             candidates = [
