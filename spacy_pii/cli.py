@@ -331,6 +331,17 @@ def redact(
         bool, typer.Option("--resume", help="Continue after the last complete output line.")
     ] = False,
     risk: Annotated[bool, typer.Option("--risk", help="Add quasi-identifier findings.")] = False,
+    window_chars: Annotated[
+        int | None,
+        typer.Option(
+            "--window-chars",
+            min=1,
+            help="Run texts longer than N characters with the model in windows of N "
+            "(rules and merge on the whole text), and take texts up to ten times the "
+            "pipeline's max_length instead of refusing them. 10000 is the measured default "
+            "of spacy_pii.pipeline.windowed.",
+        ),
+    ] = None,
 ) -> None:
     """Redact a JSONL or text file: one output record per input line, in order.
 
@@ -347,6 +358,7 @@ def redact(
         on_error=on_error,
         batch_size=batch_size,
         n_process=n_process,
+        window_chars=window_chars,
     )
     if source != "-" and not Path(source).is_file():
         raise _fail(f"no input file {Path(source).name}", 2)

@@ -67,6 +67,7 @@ from .pipeline.stream import (
     StreamStats,
     checked_text,
     load_redaction_pipeline,
+    max_text_length,
     redact_items,
 )
 
@@ -229,7 +230,7 @@ def process_chunk(
     """Parse, redact and encode consecutive lines numbered from ``first_line``."""
     stats = StreamStats()
     items = (
-        parse_line(raw, number, opts, nlp.max_length, stats)
+        parse_line(raw, number, opts, max_text_length(nlp, opts), stats)
         for number, raw in enumerate(raws, start=first_line)
     )
     out: list[bytes] = []
@@ -340,7 +341,7 @@ def redact_file(
         raise ConfigError("resume needs an output file, not stdout")
     if resume:
         stats.skipped = resume_point(Path(output), vault)
-    max_bytes = MAX_BYTES_PER_CHAR * nlp.max_length + 2
+    max_bytes = MAX_BYTES_PER_CHAR * max_text_length(nlp, opts) + 2
     with (
         _open_input(source) as infile,
         _open_output(output, append=resume) as outfile,

@@ -217,6 +217,37 @@ def test_a_line_longer_than_max_length_is_an_error_record_not_a_crash(tmp_path):
     assert stats.errors == {"too_long": 2} and stats.first_lines == {"too_long": [2, 3]}
 
 
+def test_window_chars_takes_a_line_over_max_length_with_the_spans_of_a_whole_run(tmp_path):
+    line = " ".join(
+        f"Row {i}: mail user{i}@example.com or call (212) 555-01{i % 90 + 10}." for i in range(40)
+    )
+    source = tmp_path / "long.txt"
+    source.write_text("short x@example.com\n" + line + "\n")
+    nlp = load_redaction_pipeline("rules")
+    whole = tmp_path / "whole.jsonl"
+    redact_file(nlp, source, whole, StreamOptions(fmt="text"), progress=False)
+    nlp.max_length = 500  # the long line is over it, the short one is not
+    refused = tmp_path / "refused.jsonl"
+    redact_file(nlp, source, refused, StreamOptions(fmt="text"), progress=False)
+    assert [r.get("error") for r in _records(refused)] == [None, "too_long"]
+    windowed = tmp_path / "windowed.jsonl"
+    opts = StreamOptions(fmt="text", window_chars=300)
+    stats = redact_file(nlp, source, windowed, opts, progress=False)
+    assert stats.errors == {}
+    assert _records(windowed) == _records(whole)
+    assert len(_records(windowed)[1]["spans"]) == 80
+
+
+def test_window_chars_flag_reaches_the_stream(tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_text("mail ada@example.com\n")
+    out = tmp_path / "out.jsonl"
+    result = _run(source, "-o", out, "--model", "rules", "--window-chars", "50")
+    assert result.exit_code == 0, result.stderr
+    assert _records(out)[0]["spans"][0]["label"] == "EMAIL"
+    assert _run(source, "--model", "rules", "--window-chars", "0").exit_code == 2
+
+
 def test_iter_lines_bounds_memory_and_keeps_line_count(tmp_path):
     path = tmp_path / "x.bin"
     path.write_bytes(b"short\n" + b"x" * 5000 + b"\nlast-without-newline")

@@ -51,6 +51,10 @@ _FOREIGN = {
     "trf": ({"presidio-analyzer"}, ()),
     "presidio_full": ({"spacy-pii", "spacy-transformers"}, ("torch", "transformers")),
     "presidio_patterns": ({"spacy-pii", "spacy-transformers"}, ("torch", "transformers")),
+    "scrubadub": (
+        {"spacy-pii", "presidio-analyzer", "spacy-transformers"},
+        ("torch", "transformers"),
+    ),
 }
 
 

@@ -31,6 +31,7 @@ SYSTEM_LABELS: dict[str, str] = {
     "trf": "spacy-pii transformer",
     "presidio_full": "Presidio 2.2.366 AnalyzerEngine (default recognizers, sm NER)",
     "presidio_patterns": "Presidio 2.2.366 recognizers without NER (blank tokenizer)",
+    "scrubadub": "scrubadub 2.0.1 Scrubber (default detectors, iter_filth)",
 }
 
 PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"

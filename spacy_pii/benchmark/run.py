@@ -39,7 +39,8 @@ from .systems import (
     SYSTEM_NAMES,
     PresidioSystem,
     RawSpan,
-    SpacySystem,
+    ScrubadubSystem,
+    System,
     SystemUnavailable,
     load_system,
 )
@@ -85,7 +86,7 @@ def _loadavg() -> list[float] | None:
 
 def _measure_system(
     name: str,
-    system: SpacySystem | PresidioSystem,
+    system: System,
     gold: Sequence[Document],
     taxonomy: Taxonomy,
     *,
@@ -104,6 +105,8 @@ def _measure_system(
     throughput: dict[str, Any] = {}
     predictions: list[list[RawSpan]] = []
     for processes in n_process:
+        if processes > 1 and isinstance(system, ScrubadubSystem):
+            continue  # no multi-process API: a second figure would repeat the first
         if processes == 1 and profile_to is not None:
             import cProfile
             import pstats

@@ -28,7 +28,14 @@ PRESIDIO_NLP_CONFIG: dict[str, Any] = {
     "models": [{"lang_code": "en", "model_name": PRESIDIO_SPACY_MODEL}],
 }
 
-SYSTEM_NAMES: tuple[str, ...] = ("rules", "default", "trf", "presidio_full", "presidio_patterns")
+SYSTEM_NAMES: tuple[str, ...] = (
+    "rules",
+    "default",
+    "trf",
+    "presidio_full",
+    "presidio_patterns",
+    "scrubadub",
+)
 OUR_SYSTEMS: tuple[str, ...] = ("rules", "default", "trf")
 
 
@@ -111,6 +118,52 @@ class PresidioSystem:
         return sorted(self.analyzer.get_supported_entities(language="en"))
 
 
+# scrubadub's filth types, named as the peer entity that the taxonomy folds (Presidio's
+# names; "Credential" is CredSweeper's rule name, which folds to SECRET). A type not listed
+# keeps its own name and is reported as unmapped, never guessed.
+SCRUBADUB_LABELS: dict[str, str] = {
+    "credential": "Credential",
+    "credit_card": "CREDIT_CARD",
+    "email": "EMAIL_ADDRESS",
+    "phone": "PHONE_NUMBER",
+    "social_security_number": "US_SSN",
+    "twitter": "USER",
+    "url": "URL",
+}
+
+
+class ScrubadubSystem:
+    """A scrubadub ``Scrubber`` with its default detectors; predictions are its filth.
+
+    scrubadub has no batch API: ``iter_filth`` runs once per text (``clean`` would also
+    rewrite the text, which no other row does). ``n_process`` is ignored.
+    """
+
+    def __init__(self, scrubber: Any) -> None:
+        self.scrubber = scrubber
+
+    def predict_one(self, text: str) -> list[RawSpan]:
+        return [
+            (filth.beg, filth.end, SCRUBADUB_LABELS.get(filth.type, filth.type), None)
+            for filth in self.scrubber.iter_filth(text)
+        ]
+
+    def predict(
+        self, texts: Sequence[str], *, batch_size: int, n_process: int = 1
+    ) -> list[list[RawSpan]]:
+        return [self.predict_one(text) for text in texts]
+
+    @property
+    def default_batch_size(self) -> int:
+        return 1
+
+    def allow_length(self, n_chars: int) -> None:
+        """scrubadub takes any length."""
+
+
+System = SpacySystem | PresidioSystem | ScrubadubSystem
+
+
 # -- loaders --------------------------------------------------------------------------------
 
 
@@ -184,13 +237,25 @@ def load_presidio_patterns() -> PresidioSystem:
     return PresidioSystem(AnalyzerEngine(registry=registry, nlp_engine=engine))
 
 
+def load_scrubadub() -> ScrubadubSystem:
+    """scrubadub 2.0's ``Scrubber()`` with the detectors it loads by default."""
+    try:
+        import scrubadub
+    except ImportError:
+        raise SystemUnavailable(
+            "scrubadub is not installed (pip install 'spacy-pii[bench]')"
+        ) from None
+    return ScrubadubSystem(scrubadub.Scrubber())
+
+
 def load_system(
     name: str, *, default_path: str | Path | None = None, trf_path: str | Path | None = None
-) -> SpacySystem | PresidioSystem:
+) -> System:
     """Build one row of the benchmark by name (see :data:`SYSTEM_NAMES`).
 
     Args:
-        name: ``rules``, ``default``, ``trf``, ``presidio_full`` or ``presidio_patterns``.
+        name: ``rules``, ``default``, ``trf``, ``presidio_full``, ``presidio_patterns`` or
+            ``scrubadub``.
         default_path: a trained pipeline to use as ``default`` instead of the shipped one.
         trf_path: the transformer pipeline; ``trf`` is unavailable without it.
 
@@ -227,4 +292,6 @@ def load_system(
         return load_presidio_full()
     if name == "presidio_patterns":
         return load_presidio_patterns()
+    if name == "scrubadub":
+        return load_scrubadub()
     raise ValueError(f"unknown system {name!r}; choose from {list(SYSTEM_NAMES)}")

@@ -10,7 +10,7 @@ from typing import Any
 
 from .corpus import build_text
 from .report import FIT_RANGE, fit_exponent, percentile
-from .systems import PresidioSystem, RawSpan, SpacySystem
+from .systems import RawSpan, System
 
 # spaCy's own default batch size for nlp.pipe (Language.batch_size); Presidio's batch
 # engine forwards the same number to spaCy's pipe inside its NLP engine.
@@ -44,7 +44,7 @@ def _best_of(run: Callable[[], Any], *, min_passes: int = MIN_PASSES) -> tuple[f
 
 
 def time_throughput(
-    system: SpacySystem | PresidioSystem, texts: Sequence[str], *, batch_size: int, n_process: int
+    system: System, texts: Sequence[str], *, batch_size: int, n_process: int
 ) -> tuple[dict[str, Any], list[list[RawSpan]]]:
     """Chars/s and docs/s of ``system.predict`` over ``texts``; also the predictions."""
     seconds, passes, predictions = _best_of(
@@ -60,7 +60,7 @@ def time_throughput(
     return entry, predictions
 
 
-def time_latency(system: SpacySystem | PresidioSystem, texts: Sequence[str]) -> dict[str, Any]:
+def time_latency(system: System, texts: Sequence[str]) -> dict[str, Any]:
     """p50 and p95 of one call per document, in milliseconds."""
     if not texts:
         return {}
@@ -97,7 +97,7 @@ def predicted_seconds(measured: Sequence[tuple[int, float]], size: int) -> float
 
 
 def time_growth(
-    system: SpacySystem | PresidioSystem,
+    system: System,
     texts: Sequence[str],
     sizes: Sequence[int],
     cap_seconds: float,
