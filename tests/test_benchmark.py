@@ -397,3 +397,33 @@ def test_quick_smoke_run_against_presidio_without_ner() -> None:
     assert row["status"] == "ok", row.get("reason")
     assert row["accuracy"]["threshold_sweep"][0]["threshold"] == 0.0
     assert "PERSON" not in row["entities"]  # no NER recognizer in this row
+
+
+@pytest.mark.parametrize(
+    ("rules_speed", "expected"),
+    [(720_000, "PASS"), (719_999, "FAIL")],
+    ids=["equal-to-scrubadub", "just-under-scrubadub"],
+)
+def test_rule_lane_against_scrubadub(rules_speed: float, expected: str) -> None:
+    results = _results(rules=_row(rules_speed, 0.5, 0.9), scrubadub=_row(720_000, 0.2, 0.5))
+    assert _verdicts(results)["rules_vs_scrubadub"] == expected
+
+
+@pytest.mark.parametrize(("peak", "expected"), [(999.0, "PASS"), (1001.0, "FAIL"), (None, "SKIP")])
+def test_long_document_memory_budget(peak, expected) -> None:
+    default = _row(40_000, 0.8, 0.9)
+    if peak is not None:
+        default["long_document"] = {"chars": 1_000_000, "peak_rss_mb": peak}
+    assert _verdicts(_results(default=default))["default_long_rss"] == expected
+
+
+def test_scrubadub_row_names_its_filth_as_labels_the_taxonomy_folds(taxonomy) -> None:
+    pytest.importorskip("scrubadub")
+    from spacy_pii.benchmark.systems import SCRUBADUB_LABELS, load_system
+
+    for label in SCRUBADUB_LABELS.values():
+        taxonomy.fold(label)  # raises UnknownLabel for a name the taxonomy lacks
+    system = load_system("scrubadub")
+    assert system.predict(["Mail ada@example.com now."], batch_size=1) == [
+        [(5, 20, "EMAIL_ADDRESS", None)]
+    ]

@@ -85,3 +85,46 @@ def test_training_script_is_a_wrapper_over_the_command():
     )
     assert completed.returncode == 0, completed.stderr
     assert "--no-probe" in completed.stdout
+
+
+def _fake_results(verdict: str) -> dict:
+    return {
+        "systems": {},
+        "checks": [
+            {
+                "id": "rules_vs_scrubadub",
+                "description": "rules chars/s / scrubadub chars/s (1 process)",
+                "value": 0.9 if verdict == "FAIL" else 1.2,
+                "target": ">= 1x",
+                "verdict": verdict,
+            }
+        ],
+    }
+
+
+@pytest.mark.parametrize(
+    ("verdict", "flags", "code"),
+    [
+        pytest.param("FAIL", ["--check"], 1, id="check-fails"),
+        pytest.param("FAIL", [], 0, id="report-only"),
+        pytest.param("PASS", ["--check"], 0, id="check-passes"),
+    ],
+)
+def test_check_exits_1_when_a_target_fails(tmp_path, monkeypatch, verdict, flags, code):
+    import spacy_pii.benchmark as benchmark
+
+    monkeypatch.chdir(REPO)
+    monkeypatch.setattr(benchmark, "run_benchmark", lambda **kwargs: _fake_results(verdict))
+    monkeypatch.setattr(benchmark, "write_outputs", lambda results, out_dir: {})
+    result = runner.invoke(app, ["benchmark", "--out-dir", str(tmp_path), *flags])
+    assert result.exit_code == code, result.output
+    assert f"{verdict}  rules chars/s / scrubadub chars/s" in result.output
+
+
+def test_help_names_the_targets_not_issue_numbers():
+    result = runner.invoke(app, ["benchmark", "--help"])
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    for target in ("50x Presidio full", "1x scrubadub", "3x Presidio full", "1.1", "1 GB"):
+        assert target in text
+    assert "issue" not in text.lower()

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 import spacy_pii.pipeline.ner  # noqa: F401  (registers pii_ner)
 from spacy_pii.pipeline.assemble import rules_pipeline
-from spacy_pii.pipeline.windowed import OVERLAP_TOKENS, windowed_doc
-from spacy_pii.windows import Window, plan_windows
+from spacy_pii.pipeline.windowed import windowed_doc
+from spacy_pii.windows import OVERLAP_TOKENS, Window, plan_windows
 
 SHIPPED = Path(__file__).resolve().parents[1] / "spacy_pii" / "models" / "en_pii_default"
 

@@ -1,7 +1,7 @@
 """Speed, memory, cost growth and accuracy of spacy-pii against Presidio, in one run.
 
 ``run_benchmark(...)`` measures and returns a JSON-ready dict; ``render_markdown(results)``
-and ``write_outputs(results, out_dir)`` report it; ``check_targets(results)`` holds issue 6's
+and ``write_outputs(results, out_dir)`` report it; ``check_targets(results)`` holds the
 targets. ``training/benchmark.py`` and ``spacy-pii benchmark`` are thin wrappers.
 
 Importing this package imports neither spaCy nor Presidio: the systems are loaded inside

@@ -29,7 +29,7 @@ DEFAULT_CORPORA: tuple[str, ...] = (
 STRUCTURED_TYPES: tuple[str, ...] = RULE_TYPES
 EVAL_TYPES: tuple[str, ...] = (*STRUCTURED_TYPES, "PERSON")
 
-# Issue 6's measures: short documents are at most 200 characters, long ones 10,000, and
+# The measures: short documents are at most 200 characters, long ones 10,000, and
 # cost growth is timed on single documents of 1k, 10k, 100k and 1M characters.
 SHORT_DOC_MAX_CHARS = 200
 LONG_DOC_CHARS = 10_000

@@ -108,10 +108,12 @@ def probe(
     for text in texts:
         system.allow_length(len(text))
     batch = batch_size or system.default_batch_size
+    started = time.perf_counter()
     system.predict(texts, batch_size=batch)
     return {
         "batch_size": batch,
         "seconds": loaded,
+        "predict_seconds": time.perf_counter() - started,
         "rss_after_load_mb": rss_loaded,
         "peak_rss_mb": _peak_rss_mb(),
         "isolated": isolated,

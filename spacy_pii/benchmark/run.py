@@ -20,6 +20,7 @@ from typing import Any
 from ..documents import Document
 from ..errors import UnknownLabel
 from ..taxonomy import Taxonomy, load_taxonomy
+from ..windows import WINDOW_CHARS
 from .corpus import (
     DEFAULT_CORPORA,
     EVAL_TYPES,
@@ -156,6 +157,7 @@ def run_benchmark(
     growth_sizes: Sequence[int] | None = None,
     growth_cap_seconds: float | None = None,
     profile_to: str | Path | None = None,
+    long_rss_chars: int | None = None,
     log: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Run every requested system over the same texts and return the results (JSON-ready).
@@ -174,9 +176,11 @@ def run_benchmark(
         probe_load: measure load time and peak RSS in a fresh subprocess per system.
         probe_as_installed: for our CPU rows, also probe without hiding other packages'
             spaCy entry points (see :mod:`.probe`).
-        growth_sizes: document sizes for cost growth; issue 6's sizes by default.
+        growth_sizes: document sizes for cost growth; 1k, 10k, 100k and 1M by default.
         growth_cap_seconds: skip growth sizes predicted to take longer than this.
         profile_to: write a cProfile of one throughput pass per row into this folder.
+        long_rss_chars: the length of the one long document whose peak RSS is probed
+            for our CPU rows; the largest growth size by default.
         log: called with one progress line at a time (``print`` in the scripts).
     """
     say = log or (lambda _line: None)
@@ -188,6 +192,7 @@ def run_benchmark(
     if not texts:
         raise ValueError("the corpora hold no documents")
     sizes = tuple(growth_sizes or (QUICK_GROWTH_SIZES if quick else GROWTH_SIZES))
+    long_rss_chars = long_rss_chars or max(sizes)
     cap = growth_cap_seconds if growth_cap_seconds is not None else (20.0 if quick else 240.0)
     short = short_sample(texts, 50 if quick else 200)
     long = [build_text(texts, LONG_DOC_CHARS, start=i * 37) for i in range(2 if quick else 10)]
@@ -275,6 +280,17 @@ def run_benchmark(
                     trf_path=trf_str,
                 )
             )
+            if name in ("rules", "default"):
+                say(f"[{name}] peak RSS on one {long_rss_chars:,}-character document")
+                row["long_document"] = {
+                    "chars": long_rss_chars,
+                    **measure_load(
+                        name,
+                        [build_text(texts, long_rss_chars)],
+                        default_path=default_str,
+                        trf_path=trf_str,
+                    ),
+                }
             if probe_as_installed and name in ("rules", "default"):
                 row["load"]["as_installed"] = measure_load(
                     name,
@@ -320,7 +336,10 @@ def method_notes(results: dict[str, Any], *, probe_load: bool, n_probe: int) -> 
         f"{SHORT_DOC_MAX_CHARS} characters and {corpus['long_docs']} of {LONG_DOC_CHARS:,} "
         "characters (corpus texts joined by blank lines).",
         "Cost growth: one document of each size built the same way; spaCy's max_length is "
-        "raised for every row. Fastest of up to five calls while under three seconds. The "
+        "raised for every row. Our rows run a document longer than "
+        f"{WINDOW_CHARS:,} characters through spacy_pii.pipeline.windowed (the model in "
+        "windows of that size, rules and merge on the whole text), as `spacy-pii redact "
+        "--window-chars` does. Fastest of up to five calls while under three seconds. The "
         f"exponent is the least-squares slope of log time on log size from "
         f"{FIT_RANGE[0]:,} to {FIT_RANGE[1]:,} characters; sizes predicted to take longer "
         f"than {settings['growth_cap_seconds']:g} s are skipped, and the fit uses the rest.",
@@ -335,6 +354,9 @@ def method_notes(results: dict[str, Any], *, probe_load: bool, n_probe: int) -> 
         "minus SpacyRecognizer, i.e. its PatternRecognizers plus PhoneRecognizer "
         "(libphonenumber), on SlimSpacyNlpEngine given spacy.blank('en'). tldextract is "
         "pointed at its bundled suffix list so that nothing touches the network.",
+        "scrubadub: `scrubadub.Scrubber()` with the detectors it loads by default, "
+        "`iter_filth` once per text (it has no batch or multi-process API); its filth types "
+        "are named as the Presidio entities the taxonomy folds (CREDIT_CARD, US_SSN, ...).",
     ]
     if probe_load:
         notes.append(
@@ -347,7 +369,9 @@ def method_notes(results: dict[str, Any], *, probe_load: bool, n_probe: int) -> 
             "imports (torch, transformers) of packages that a plain install of that row "
             "would not have; spaCy otherwise imports every installed package's factories "
             "when it builds any pipeline. 'As installed' figures (this shared environment, "
-            "nothing hidden) are given for our CPU rows."
+            "nothing hidden) are given for our CPU rows. For the rules and default rows a "
+            "second fresh process runs one long document (the largest growth size) and "
+            "reports its peak RSS."
         )
     else:
         notes.append("Load time measured in process (no fresh-process probe); no peak RSS.")

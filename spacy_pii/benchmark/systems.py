@@ -44,11 +44,29 @@ class SystemUnavailable(Exception):
 
 
 class SpacySystem:
-    """One of our pipelines; predictions are ``doc.spans[spans_key]`` with their scores."""
+    """One of our pipelines; predictions are ``doc.spans[spans_key]`` with their scores.
 
-    def __init__(self, nlp: Language, spans_key: str = "pii") -> None:
+    A text longer than ``window_chars`` runs through
+    :func:`~spacy_pii.pipeline.windowed.windowed_doc` (the model in windows, the rules and
+    the merge whole), as ``spacy-pii redact --window-chars`` runs it; shorter texts go
+    through ``nlp.pipe``.
+    """
+
+    def __init__(
+        self, nlp: Language, spans_key: str = "pii", window_chars: int | None = None
+    ) -> None:
+        from ..windows import WINDOW_CHARS
+
         self.nlp = nlp
         self.spans_key = spans_key
+        self.window_chars = WINDOW_CHARS if window_chars is None else window_chars
+
+    def _doc(self, text: str) -> Any:
+        if len(text) <= self.window_chars:
+            return self.nlp(text)
+        from ..pipeline.windowed import windowed_doc
+
+        return windowed_doc(self.nlp, text, window_chars=self.window_chars)
 
     def _spans(self, doc: Any) -> list[RawSpan]:
         group = doc.spans.get(self.spans_key)
@@ -63,11 +81,13 @@ class SpacySystem:
     def predict(
         self, texts: Sequence[str], *, batch_size: int, n_process: int = 1
     ) -> list[list[RawSpan]]:
+        if any(len(text) > self.window_chars for text in texts):
+            return [self.predict_one(text) for text in texts]
         docs = self.nlp.pipe(texts, batch_size=batch_size, n_process=n_process)
         return [self._spans(doc) for doc in docs]
 
     def predict_one(self, text: str) -> list[RawSpan]:
-        return self._spans(self.nlp(text))
+        return self._spans(self._doc(text))
 
     @property
     def default_batch_size(self) -> int:

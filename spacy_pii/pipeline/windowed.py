@@ -10,9 +10,9 @@ are mapped back onto the whole document, each span from the one window whose cor
 start, so its offsets index the original text exactly and a span on a window edge is
 neither lost nor split.
 
-Measured on the shipped pipeline: one document of 1,000,000 characters peaks at 6.85 GB
-when run whole, and under 1 GB through windows of :data:`WINDOW_CHARS` (see the README's
-Performance section for the run).
+Measured on the shipped pipeline: one document of 1,000,000 characters peaked at 6.85 GB
+when run whole, and at 394 MB through windows of
+:data:`~spacy_pii.windows.WINDOW_CHARS`, with the same spans.
 
 Model components see only their window's tokens: span groups written before them (the rule
 hits) are not copied into the windows, and what they write outside ``doc.spans`` (tags, a
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from spacy.tokens import Doc, SpanGroup
 
-from ..windows import Window, plan_windows
+from ..windows import OVERLAP_TOKENS, WINDOW_CHARS, Window, plan_windows
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -35,16 +35,6 @@ if TYPE_CHECKING:
 # merge and redaction; tests/test_windowed.py checks it), and they need all of it.
 LINEAR_FACTORIES: frozenset[str] = frozenset({"pii_rules", "pii_merge", "pii_redact"})
 
-# A window's size in characters. 10,000 characters are about 2,500 tokens; the shipped
-# model's peak memory on one such window is what it costs on the benchmark's 10,000-
-# character documents (under 600 MB for the whole process, measured).
-WINDOW_CHARS = 10_000
-
-# Tokens two neighbouring windows share. A kept span needs its own length plus the model's
-# context reach inside its window on both sides (spacy_pii.windows): the shipped model's
-# longest span is 25 tokens (span_finder max_length) and its encoder sees 4 tokens either
-# way (tok2vec depth 4, window_size 1), so 2 * (25 + 4) = 58 tokens, rounded up.
-OVERLAP_TOKENS = 64
 
 Component = tuple[str, Callable[[Doc], Doc]]
 
@@ -63,7 +53,8 @@ def windowed_doc(
         text: the document; ``nlp.max_length`` does not apply.
         window_chars: the most characters one window of the model spans.
         overlap_tokens: tokens shared by neighbouring windows; half of it must cover the
-            model's longest span plus its context reach (see :data:`OVERLAP_TOKENS`).
+            model's longest span plus its context reach
+            (see :data:`~spacy_pii.windows.OVERLAP_TOKENS`).
 
     Returns:
         The whole document, annotated as ``nlp(text)`` annotates it.
@@ -189,4 +180,4 @@ class _Collected:
         return group
 
 
-__all__ = ["LINEAR_FACTORIES", "OVERLAP_TOKENS", "WINDOW_CHARS", "windowed_doc"]
+__all__ = ["LINEAR_FACTORIES", "windowed_doc"]
