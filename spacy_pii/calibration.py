@@ -28,7 +28,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -37,7 +37,7 @@ from .errors import ConfigError, PiiError, PolicyMismatch
 from .gate import gated_floors, required_support
 from .taxonomy import Taxonomy, load_taxonomy
 
-POLICY_SCHEMA_VERSION = 1
+POLICY_SCHEMA_VERSION: Final = 1
 
 # Fifteen equal-width bins: the setting of Guo, Pleiss, Sun and Weinberger (2017), "On
 # Calibration of Modern Neural Networks", ICML, whose ECE definition this follows.
@@ -310,10 +310,6 @@ class ThresholdPolicy(_Frozen):
             raise ConfigError(
                 f"invalid threshold policy: {describe_validation_error(err)}"
             ) from None
-
-
-def save_policy(policy: ThresholdPolicy, path: str | Path) -> None:
-    policy.save(path)
 
 
 def load_policy(path: str | Path) -> ThresholdPolicy:

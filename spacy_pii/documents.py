@@ -131,7 +131,8 @@ class Document(FrozenModel):
 
     @model_validator(mode="after")
     def _inside_text(self) -> Document:
-        for span in (*self.spans, *self.dropped_spans):
+        every: tuple[Span | DroppedSpan, ...] = (*self.spans, *self.dropped_spans)
+        for span in every:
             if span.end > len(self.text):
                 raise ValueError(
                     f"span {span.start}:{span.end} ends beyond the text ({len(self.text)} chars)"
@@ -215,7 +216,8 @@ def parse_document(line: str, number: int, *, taxonomy: Taxonomy | None = None) 
         raise CorpusLineError(number, "'text' must be a string")
     if not isinstance(spans, list):
         raise CorpusLineError(number, "'spans' must be a list")
-    meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}
+    raw_meta = record.get("meta")
+    meta = raw_meta if isinstance(raw_meta, dict) else {}
     doc_id = record.get("id", meta.get("id"))
     try:
         return Document.from_raw(

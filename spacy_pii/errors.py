@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 
 class PiiError(Exception):
     """Base class of every error this package raises on purpose."""
@@ -60,7 +63,7 @@ class ConfigError(PiiError, ValueError):
     """A component setting is invalid. The message names the setting, never text."""
 
 
-def settings_error(component: str, problems: list[dict]) -> ConfigError:
+def settings_error(component: str, problems: Sequence[Mapping[str, Any]]) -> ConfigError:
     """A :class:`ConfigError` that names each invalid setting and why, never its value.
 
     ``problems`` is pydantic's ``ValidationError.errors()``: the ``loc`` and ``msg`` of each

@@ -44,13 +44,12 @@ import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
+from typing import Any, TypeGuard
 
 from .errors import ConfigError, InvalidInput, OverlapError, PiiError, SpanOffsetError
 from .taxonomy import Taxonomy, load_taxonomy
 
 __all__ = [
-    "PATTERNS",
     "MaskHit",
     "MaskResult",
     "MissingExtra",
@@ -74,7 +73,6 @@ PLACEHOLDER = re.compile(
     r"<[ \t]{0,3}([A-Za-z]{1,32}(?:[ _][A-Za-z]{1,32}){0,4})"
     r"(?:[ _][ \t]{0,2}(\d{1,9})(?:[ _][ \t]{0,2}(\d{1,9}))?)?[ \t]{0,3}>"
 )
-PATTERNS: tuple[re.Pattern[str], ...] = (PLACEHOLDER,)
 
 OPERATORS = ("placeholder", "partial", "hash", "fake")
 DEFAULT_KEY = "DEFAULT"
@@ -283,7 +281,7 @@ def _fake(key: bytes, type_name: str, value: str, op: Operator) -> str:
 # -- spans -----------------------------------------------------------------------------------
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -468,6 +466,7 @@ class _RestoreVerdict:
     resolved: tuple[str, ...]
     unresolved: tuple[str, ...]
     unknown: tuple[UnknownSpan, ...]
+    ok: bool
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ok", not self.unresolved and not self.unknown)
@@ -667,7 +666,7 @@ def _walk(value: Any, path: str, visit: Any, active: set[int]) -> Any:
             if isinstance(value, list):
                 return type(value)(items) if type(value) is not list else items
             if hasattr(value, "_fields"):  # a namedtuple
-                return type(value)._make(items)
+                return type(value)._make(items)  # type: ignore[attr-defined]  # namedtuple
             return type(value)(items)
         finally:
             active.discard(id(value))

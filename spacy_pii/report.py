@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .calibration import ThresholdPoint
-from .documents import Document
+from .documents import Document, DroppedSpan, Span
 from .errors import ConfigError
 from .gate import GateResult
 from .scoring import DEFAULT_CONTEXT_CHARS, EvaluationResult, Scores, document_errors
@@ -149,7 +149,9 @@ def error_view(
     """
     text = gold.text
     lo, hi = max(0, start - context_chars), min(len(text), end + context_chars)
-    spans = [("gold", s) for s in gold.spans if s.start < hi and s.end > lo]
+    spans: list[tuple[str, Span | DroppedSpan]] = [
+        ("gold", s) for s in gold.spans if s.start < hi and s.end > lo
+    ]
     spans += [("pred", s) for s in pred.spans if s.start < hi and s.end > lo]
     # Spans of dropped labels (dates, places) are masked too, but not drawn.
     spans += [

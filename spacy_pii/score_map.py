@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import Field, ValidationError, model_validator
 
@@ -25,7 +25,7 @@ from .calibration import ScoredSpan, ThresholdPolicy, _Frozen, labels_from_predi
 from .documents import Document, check_alignment, describe_validation_error
 from .errors import ConfigError
 
-SCORE_MAP_SCHEMA_VERSION = 1
+SCORE_MAP_SCHEMA_VERSION: Final = 1
 
 # A label gets a curve of its own from this many examples up; below it, the pooled curve.
 # Measured on the shipped model's dev split (1,114 documents, 1,613 proposals from 0.1):

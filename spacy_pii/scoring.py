@@ -40,6 +40,7 @@ from pydantic import (
 from .detectors.text import merged_intervals
 from .documents import (
     Document,
+    DroppedSpan,
     FrozenModel,
     Span,
     check_alignment,
@@ -47,7 +48,6 @@ from .documents import (
 from .taxonomy import Taxonomy, load_taxonomy
 
 _WHITESPACE_TOKEN = re.compile(r"\S+")
-PATTERNS: tuple[re.Pattern[str], ...] = (_WHITESPACE_TOKEN,)
 
 # 40 characters each side is about seven English words (mean word length 4.79 letters plus
 # a space; Norvig 2012, "English Letter Frequency Counts: Mayzner Revisited", Google Books):
@@ -328,10 +328,13 @@ def _worklist_item(
         value: str | None = gold.text[error.start : error.end]
     else:
         # Predictions are masked too: a spurious span is often PII the annotators missed.
-        masks = [
-            (s.start, s.end, s.label)
-            for s in (*gold.spans, *pred.spans, *gold.dropped_spans, *pred.dropped_spans)
-        ]
+        every: tuple[Span | DroppedSpan, ...] = (
+            *gold.spans,
+            *pred.spans,
+            *gold.dropped_spans,
+            *pred.dropped_spans,
+        )
+        masks = [(s.start, s.end, s.label) for s in every]
         context = masked_text(gold.text, lo, hi, masks, target=(error.start, error.end))
         value = None
     return WorklistItem(

@@ -139,7 +139,7 @@ def _warn_if_key_shown(df: DataFrame, key_env: str | None) -> None:
     name = f"spark.executorEnv.{key_env}"
     if not key_env or conf.get(name, None) is None:
         return
-    pattern = conf.get("spark.redaction.regex", "(?i)secret|password|token|access[.]?key")
+    pattern = conf.get("spark.redaction.regex") or "(?i)secret|password|token|access[.]?key"
     try:
         hidden = re.search(pattern, name) is not None
     except re.error:
@@ -214,7 +214,7 @@ def redact_dataframe(
         operators=dict(operators) if operators else None,
         key_env=key_env,
         batch_size=batch_size,
-        output_cols=tuple(output_cols),
+        output_cols=(output_cols[0], output_cols[1], output_cols[2]),
         error_col=error_col,
     )
     return df.mapInPandas(function, schema)

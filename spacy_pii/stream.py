@@ -56,7 +56,7 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from .errors import ConfigError
 from .pipeline.stream import (
@@ -254,7 +254,7 @@ def _chunks(lines: Iterable[bytes | None], size: int, first_line: int):
 
 
 # The pipeline of a worker process, set once by its initializer.
-_WORKER: dict[str, object] = {}
+_WORKER: dict[str, Any] = {}
 
 
 def _init_worker(nlp: Language, opts: StreamOptions, vault: bool, parent: int) -> None:

@@ -96,10 +96,6 @@ class Taxonomy(_Frozen):
     # -- lookups -------------------------------------------------------------------
 
     @property
-    def type_names(self) -> tuple[str, ...]:
-        return tuple(self.types)
-
-    @property
     def default_types(self) -> tuple[str, ...]:
         return tuple(name for name, spec in self.types.items() if spec.default)
 
@@ -134,9 +130,6 @@ class Taxonomy(_Frozen):
             if candidate in self.dropped:
                 return None
         raise UnknownLabel(label, self.version)
-
-    def drop_reason(self, label: str) -> str | None:
-        return self.dropped.get(label, self.dropped.get(label.upper()))
 
     @property
     def _credential_set(self) -> frozenset[str]:

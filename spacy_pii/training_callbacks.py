@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import Any
 
 from spacy.language import Language
 from spacy.util import registry
@@ -28,7 +29,8 @@ def initialize_frozen_transformer(name: str = "transformer") -> Callable[[Langua
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
     def before_init(nlp: Language) -> Language:
-        transformer = nlp.get_pipe(name)
+        # spaCy types get_pipe as a plain callable; this one is spacy-transformers' component.
+        transformer: Any = nlp.get_pipe(name)
         transformer.initialize(lambda: [], nlp=nlp)
         # During training the frozen component is disabled, so its initialize() does not
         # reach the listeners it already has: give them the width by hand.

@@ -125,23 +125,6 @@ def _ratio(part: int, whole: int) -> float:
     return part / whole if whole else 0.0
 
 
-def test_print_table(scored):
-    t = scored["totals"]
-    print("\nlabel                                   gold exact overlap  R_exact  R_overlap")
-    for label, c in sorted(scored["per_label"].items(), key=lambda kv: (-kv[1]["gold"], kv[0])):
-        print(
-            f"{label[:38]:<38} {c['gold']:>5} {c['exact']:>5} {c['overlap']:>7}"
-            f"  {_ratio(c['exact'], c['gold']):>7.3f}  {_ratio(c['overlap'], c['gold']):>9.3f}"
-        )
-    print(
-        f"SECRET (unique spans)                  {t['gold']:>5} {t['exact_tp']:>5}"
-        f" {t['overlap_tp']:>7}  {_ratio(t['exact_tp'], t['gold']):>7.3f}"
-        f"  {_ratio(t['overlap_tp'], t['gold']):>9.3f}"
-        f"   precision {_ratio(t['exact_tp'], t['predicted']):.3f} (fp {t['fp']})"
-    )
-    assert t["gold"] > 0
-
-
 def test_floors(scored):
     t = scored["totals"]
     assert _ratio(t["exact_tp"], t["gold"]) >= FLOORS["exact_recall"]

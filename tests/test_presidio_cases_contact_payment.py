@@ -97,19 +97,6 @@ def _ratio(part: int, whole: int) -> float:
     return part / whole if whole else 0.0
 
 
-def test_print_table(counts):
-    print("\ntype        docs   tp   fp   fn  precision  recall")
-    for name in TYPES:
-        c = counts[name]
-        precision = _ratio(c["tp"], c["tp"] + c["fp"])
-        recall = _ratio(c["tp"], c["tp"] + c["fn"])
-        print(
-            f"{name:<10} {c['docs']:>5} {c['tp']:>4} {c['fp']:>4} {c['fn']:>4}"
-            f"  {precision:>9.3f}  {recall:>6.3f}"
-        )
-    assert all(counts[name]["docs"] > 0 for name in TYPES)
-
-
 @pytest.mark.parametrize("name", TYPES)
 def test_precision_and_recall_floors(counts, name: str):
     c = counts[name]

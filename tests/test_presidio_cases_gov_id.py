@@ -125,20 +125,6 @@ def _ratio(part: int, whole: int) -> float:
     return part / whole if whole else 0.0
 
 
-def test_print_table(results):
-    counts, uncovered = results
-    print("\nlabel             docs   tp   fp   fn  precision  recall")
-    for label in sorted(counts):
-        c = counts[label]
-        print(
-            f"{label:<16} {c['docs']:>5} {c['tp']:>4} {c['fp']:>4} {c['fn']:>4}"
-            f"  {_ratio(c['tp'], c['tp'] + c['fp']):>9.3f}"
-            f"  {_ratio(c['tp'], c['tp'] + c['fn']):>6.3f}"
-        )
-    print("not covered (docs): " + ", ".join(f"{k} {v}" for k, v in sorted(uncovered.items())))
-    assert counts and uncovered
-
-
 def test_uncovered_labels_are_only_reported(results):
     _, uncovered = results
     assert not set(uncovered) & set(COVERED)

@@ -63,9 +63,34 @@ def _patterns_in(value: object, seen: set[int], depth: int = 0):
             yield from _patterns_in(item, seen, depth + 1)
 
 
+def _built() -> dict[str, re.Pattern[str]]:
+    """Patterns the package builds at run time from data, one of each shape (the same
+    shape, only longer, as every one it builds)."""
+    from spacy_pii.detectors import GOV_ID_COUNTRIES, RuleSettings, build_detectors
+    from spacy_pii.detectors.patterns import DenyListDetector, parse_deny_list
+    from spacy_pii.propagate import build_pattern
+
+    names = ["Ada Lovelace", "Lovelace", "@ada_1815", "123-45-6789", "aaa", "Ada"]
+    deny = DenyListDetector(parse_deny_list({"value": v, "type": "PERSON"} for v in names))
+    # The detectors compile some patterns when they are built (a phone plan's digit run).
+    built: dict[str, re.Pattern[str]] = {}
+    every = RuleSettings(gov_id_countries=GOV_ID_COUNTRIES)
+    for detector in build_detectors(every):
+        for index, pattern in enumerate(_patterns_in(detector, set())):
+            built[f"{detector.id}[built {index}]"] = pattern
+    return built | {
+        "propagate.build_pattern": build_pattern(
+            [(name, False) for name in names] + [("ada lovelace", True)]
+        ),
+        "detectors.patterns.DenyListDetector": deny._pattern,
+    }
+
+
 def _collect() -> dict[tuple[str, int], tuple[str, re.Pattern[str]]]:
     modules, _ = _modules()
     patterns: dict[tuple[str, int], tuple[str, re.Pattern[str]]] = {}
+    for where, built in _built().items():
+        patterns[(built.pattern, built.flags)] = (where, built)
     seen: set[int] = set()
     for module in modules:
         for name, value in vars(module).items():

@@ -161,3 +161,12 @@ def test_the_shipped_merge_carries_the_package_taxonomy():
     folder = f"{spacy_pii.__path__[0]}/{SHIPPED_PIPELINE}"
     fresh = spacy.blank("en").add_pipe("pii_merge")
     assert srsly.read_yaml(f"{folder}/pii_merge/taxonomy.yaml") == fresh.taxonomy.to_dict()
+
+
+def test_the_shipped_model_and_the_package_step_follow_the_package_version():
+    from spacy_pii.pipeline.assemble import SHIPPED_PIPELINE
+
+    meta = srsly.read_json(f"{spacy_pii.__path__[0]}/{SHIPPED_PIPELINE}/meta.json")
+    assert (meta["name"], meta["version"]) == ("pii_default", spacy_pii.__version__)
+    project = srsly.read_yaml(f"{spacy_pii.__path__[0]}/../project.yml")["vars"]
+    assert (project["package_name"], project["version"]) == ("pii_default", spacy_pii.__version__)

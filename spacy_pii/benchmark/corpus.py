@@ -171,6 +171,6 @@ def score_with_sweep(
             "f1": best[key]["f1"],
         }
         for key in ("micro", "structured")
-        for best in [max(sweep, key=lambda point, k=key: point[k]["f1"])]
+        for best in [max(sweep, key=lambda point: point[key]["f1"])]  # used at once
     }
     return accuracy

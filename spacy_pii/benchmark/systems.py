@@ -36,7 +36,6 @@ SYSTEM_NAMES: tuple[str, ...] = (
     "presidio_patterns",
     "scrubadub",
 )
-OUR_SYSTEMS: tuple[str, ...] = ("rules", "default", "trf")
 
 
 class SystemUnavailable(Exception):
@@ -249,7 +248,8 @@ def load_presidio_patterns() -> PresidioSystem:
     engine = SlimSpacyNlpEngine(
         models=[{"lang_code": "en", "model_name": "blank"}], auto_download=False
     )
-    engine.nlp = {"en": spacy.blank("en")}  # loaded: AnalyzerEngine will not call load()
+    # loaded: AnalyzerEngine will not call load(); presidio annotates the attribute as None.
+    engine.nlp = {"en": spacy.blank("en")}  # type: ignore[assignment]
     registry = RecognizerRegistryProvider(
         registry_configuration={"supported_languages": ["en"]}
     ).create_recognizer_registry()

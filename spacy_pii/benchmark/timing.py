@@ -6,6 +6,7 @@ import gc
 import math
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from .corpus import build_text
@@ -118,7 +119,7 @@ def time_growth(
             continue
         text = build_text(texts, size)
         system.allow_length(size)
-        best, _, _ = _best_of(lambda text=text: system.predict_one(text), min_passes=1)
+        best, _, _ = _best_of(partial(system.predict_one, text), min_passes=1)
         seconds.append(best)
         measured.append((size, best))
         del text

@@ -127,6 +127,4 @@ def forget() -> None:
     _last = None
 
 
-PATTERNS: tuple[re.Pattern[str], ...] = (_NON_DIGITS, _ASCII_LETTER)
-
-__all__ = ["PATTERNS", "Anchors", "CueGate", "forget", "prescan"]
+__all__ = ["Anchors", "CueGate", "forget", "prescan"]

@@ -147,19 +147,6 @@ _HEADER_SEPARATORS = re.compile(r"[ .-]+")
 _EMPTY_CELLS = frozenset({"null", "none", "n/a", "na", "unknown", "-"})
 
 
-PATTERNS: tuple[re.Pattern[str], ...] = (
-    _TITLE,
-    _TITLE_GATE,
-    _WORD,
-    _GAP,
-    _DIGIT,
-    _HEADER_CELL,
-    _CELL_WORDS,
-    _CAMEL_BOUNDARY,
-    _HEADER_SEPARATORS,
-)
-
-
 class TitleCueDetector:
     """The name after a capitalised form of address: PERSON, unscored."""
 

@@ -86,6 +86,4 @@ class EmailDetector:
                 yield Hit(match.start(), match.end(), EMAIL, None, self.id)
 
 
-PATTERNS: tuple[re.Pattern[str], ...] = (_EMAIL,)
-
-__all__ = ["ADDRESS_MAX", "DOMAIN_MAX", "LOCAL_MAX", "PATTERNS", "EmailDetector", "email_shape_ok"]
+__all__ = ["ADDRESS_MAX", "DOMAIN_MAX", "LOCAL_MAX", "EmailDetector", "email_shape_ok"]

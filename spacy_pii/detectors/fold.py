@@ -165,6 +165,3 @@ def fold_confusables(text: str) -> FoldedText:
     pieces.append(text[done:])
     origin.extend(range(done, len(text)))
     return FoldedText("".join(pieces), tuple(origin))
-
-
-PATTERNS: tuple[re.Pattern[str], ...] = (_NON_ASCII,)

@@ -682,28 +682,10 @@ def _validate_run(run: re.Match[str]) -> tuple[int, int, tuple[str, float | None
     return None
 
 
-PATTERNS: tuple[re.Pattern[str], ...] = (
-    _SSN_SEPARATED,
-    _ID_CUE_GATE.pattern,
-    _SSN_BARE,
-    _SSN_GATE,
-    _SSN_CUE,
-    _NINO_CUE,
-    *(rule.pattern for rule in _COUNTRY_RULES.values()),
-    _ID_CUE,
-    _CUED_ID_DIGITS,
-    _ID_RUN,
-    _ID_CHUNK,
-    _ID_SEPARATORS,
-    _ID_DATE,
-)
-
-
 __all__ = [
     "COUNTRIES",
     "CUED_STANDARDS",
     "CUE_PHRASES",
-    "PATTERNS",
     "CuedIdDetector",
     "NationalIdDetector",
     "SsnDetector",

@@ -165,6 +165,4 @@ class IpAddressDetector:
             yield Hit(start, end, IP_ADDRESS, 1.0, self.id)
 
 
-PATTERNS: tuple[re.Pattern[str], ...] = (_IPV4, _IPV6, _IPV4_GATE)
-
-__all__ = ["IPV4_MAX_PREFIX", "IPV6_MAX_PREFIX", "PATTERNS", "IpAddressDetector"]
+__all__ = ["IPV4_MAX_PREFIX", "IPV6_MAX_PREFIX", "IpAddressDetector"]

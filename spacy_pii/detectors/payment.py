@@ -431,21 +431,9 @@ def payment_spans(text: str) -> list[tuple[int, int]]:
     return merged_intervals({*card_spans(text), *iban_spans(text)})
 
 
-PATTERNS: tuple[re.Pattern[str], ...] = (
-    _CARD_RUN,
-    _SPACE_TOKEN,
-    _CARD_GATE,
-    _IBAN,
-    _IBAN_GATE,
-    _IBAN_LOWER,
-    _IBAN_LOWER_GATE,
-    _CARD_CUE,
-)
-
 __all__ = [
     "CARD_CUE_WINDOW",
     "ISSUER_RANGES",
-    "PATTERNS",
     "CardDetector",
     "IbanDetector",
     "card_issuer",

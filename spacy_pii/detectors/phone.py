@@ -465,7 +465,8 @@ class PhoneDetector:
                 index += 1
                 continue
             # The digits and digit groups of the windows [index, index + n), n = 0, 1, ...
-            digits, groups = [""], [()]
+            digits: list[str] = [""]
+            groups: list[tuple[str, ...]] = [()]
             stop = index
             while stop < len(chunks) and stop - index < MAX_CHUNKS:
                 chunk = chunks[stop]
@@ -588,27 +589,12 @@ def _glued_after(text: str, end: int) -> bool:
     return False
 
 
-PATTERNS: tuple[re.Pattern[str], ...] = (
-    _RUN,
-    _CUE_GATE.pattern,
-    _digit_run(7),
-    _CHUNK,
-    _DATE,
-    _DATE_SEPARATOR,
-    _INTERNATIONAL_GATE,
-    _CUE,
-    _AREA_CODE_SLASH,
-    _WORD_AFTER,
-    _HEX_WORD,
-)
-
 __all__ = [
     "CUE_REGIONS",
     "CUE_WINDOW",
     "E164_MAX_DIGITS",
     "MAX_CHUNKS",
     "MAX_DIGITS",
-    "PATTERNS",
     "PhoneDetector",
     "cue_windows",
 ]

@@ -306,16 +306,11 @@ def starts_with_country_code(digits: str) -> bool:
     )
 
 
-# Our own patterns. The compiled metadata patterns in RegionPlan are libphonenumber's and
-# only ever see a window of at most MAX_DIGITS digits.
-PATTERNS: tuple[re.Pattern[str], ...] = (DIGIT_GROUP, _FIRST_GROUP_ONLY)
-
 __all__ = [
     "DIGIT_GROUP",
     "E164_MAX_DIGITS",
     "MAX_CHUNKS",
     "MAX_DIGITS",
-    "PATTERNS",
     "RegionPlan",
     "groups_kept",
     "starts_with_country_code",

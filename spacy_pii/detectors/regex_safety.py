@@ -29,16 +29,14 @@ import re
 import string
 import time
 from collections.abc import Iterator
+
+# The parser and constants ``re.compile`` itself uses (Python 3.11+); typeshed leaves these
+# private modules out.
+from re import _constants as _c  # type: ignore[attr-defined]
+from re import _parser as _p  # type: ignore[attr-defined]
 from typing import Any
 
 from ..errors import ConfigError
-
-try:  # Python 3.11+: the parser ``re.compile`` uses.
-    from re import _constants as _c
-    from re import _parser as _p
-except ImportError:  # pragma: no cover - older Pythons are below requires-python
-    import sre_constants as _c  # type: ignore[no-redef]
-    import sre_parse as _p  # type: ignore[no-redef]
 
 # The trial. Each run length is searched in turn; any one search over TRIAL_SECONDS fails
 # the pattern. An exponential pattern doubles its time per character, so the lengths start

@@ -289,23 +289,7 @@ def _pem_blocks(text: str) -> Iterator[tuple[int, int]]:
             yield begin.start(), lines.end()
 
 
-# This module's own patterns; the cue grammar's are in secret_cues.PATTERNS and the vendor
-# formats' in secret_formats.PATTERNS (each module is checked once for linear time).
-PATTERNS: tuple[re.Pattern[str], ...] = (
-    _JWT,
-    _LITERALS,
-    _JWK_MEMBER,
-    _PEM_BEGIN,
-    _PEM_END,
-    _PEM_KEY_RUN,
-    _PEM_BODY_LINES,
-    _ANSI_SGR,
-    _LONG_RUN,
-)
-
-
 __all__ = [
-    "PATTERNS",
     "SecretDetector",
     "blank_ansi",
     "cue_strength",

@@ -566,41 +566,8 @@ def _assignment(
     return (family, *span, True)
 
 
-PATTERNS: tuple[re.Pattern[str], ...] = (
-    _CUE,
-    _KEY_TAIL,
-    _OPERATOR,
-    _SPACES,
-    _COMMA,
-    _PREPROCESSOR,
-    _SCHEME,
-    _ANNOTATION,
-    _UNQUOTED_RUN,
-    _AMPERSAND_STOP,
-    *_QUOTED_RUNS.values(),
-    _ESCAPED_RUN,
-    _HTML_QUOTED_RUN,
-    _XML_ELEMENT,
-    _SQL,
-    _URL_USERINFO,
-    _CURL_USER,
-    _MYSQL_P,
-    _CURL_COMMAND,
-    _MYSQL_COMMAND,
-    _SECURE_STRING,
-    _PROSE,
-    _DATE_OR_NUMBER,
-    _NUMBER,
-    _PLACEHOLDER,
-    _NESTED_KEY,
-    _EMAIL,
-    _PATH_LIKE,
-    _WORD_SPLIT,
-)
-
 __all__ = [
     "MAX_VALUE",
-    "PATTERNS",
     "cue_strength",
     "cue_values",
     "high_entropy",

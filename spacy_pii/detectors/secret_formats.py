@@ -29,6 +29,7 @@ import re._parser as re_parser
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 # A token starts at a non-word character. (ANSI colour sequences, which terminal logs put
 # right before a value, are blanked by the caller; see ``blank_ansi``.)
@@ -107,7 +108,7 @@ def _set_has_space(items: list[tuple[object, object]]) -> bool:
             if chr(av).isspace():  # type: ignore[arg-type]
                 return True
         elif op is re_parser.RANGE:
-            low, high = av  # type: ignore[misc]
+            low, high = cast(tuple[int, int], av)
             if any(chr(code).isspace() for code in range(low, high + 1)):
                 return True
         elif not (op is re_parser.CATEGORY and av in _NON_SPACE_CATEGORIES):
@@ -418,15 +419,9 @@ FORMATS: tuple[TokenFormat, ...] = (
     ),
 )
 
-PATTERNS: tuple[re.Pattern[str], ...] = (
-    _ATLASSIAN_PAT_HEAD,
-    _PLACEHOLDER_TOKEN,
-    *(fmt.pattern for fmt in FORMATS),
-)
 
 __all__ = [
     "FORMATS",
-    "PATTERNS",
     "TokenFormat",
     "github_checksum_valid",
     "match_width",

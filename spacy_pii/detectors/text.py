@@ -9,7 +9,6 @@ from collections.abc import Iterable
 # UTF-8, so spaCy's tokenizer raises on it. It reaches Python strings through
 # ``errors="surrogateescape"`` decoding or broken JSON escapes.
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-PATTERNS = (_LONE_SURROGATE,)
 
 REPLACEMENT_CHARACTER = "\ufffd"
 

@@ -339,22 +339,23 @@ class PiiMerge(Pipe):
 
     def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
         data = self._data()
-        return to_bytes(
-            {key: (lambda key=key: srsly.msgpack_dumps(data[key])) for key in data}, exclude
-        )
+        serializers: dict[str, Callable[[], bytes]] = {
+            "taxonomy": lambda: srsly.msgpack_dumps(data["taxonomy"]),
+            "policy": lambda: srsly.msgpack_dumps(data["policy"]),
+            "allow_list": lambda: srsly.msgpack_dumps(data["allow_list"]),
+        }
+        return to_bytes(serializers, exclude)
 
     def from_bytes(
         self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()
     ) -> PiiMerge:
         data: dict[str, Any] = {}
-        from_bytes(
-            bytes_data,
-            {
-                key: (lambda b, key=key: data.__setitem__(key, srsly.msgpack_loads(b)))
-                for key in ("taxonomy", "policy", "allow_list")
-            },
-            exclude,
-        )
+        deserializers: dict[str, Callable[[bytes], Any]] = {
+            "taxonomy": lambda b: data.__setitem__("taxonomy", srsly.msgpack_loads(b)),
+            "policy": lambda b: data.__setitem__("policy", srsly.msgpack_loads(b)),
+            "allow_list": lambda b: data.__setitem__("allow_list", srsly.msgpack_loads(b)),
+        }
+        from_bytes(bytes_data, deserializers, exclude)
         self._load(data)
         return self
 

@@ -260,7 +260,7 @@ class PiiNer(SpanCategorizer):
         set_dropout_rate(self.model, drop)
         scores, backprop_scores = self.model.begin_update((docs, spans))
         loss, d_scores = self.get_loss(examples, (spans, scores))
-        backprop_scores(d_scores)
+        backprop_scores(d_scores)  # type: ignore[arg-type]  # SpanCategorizer.get_loss's own annotation
         if sgd is not None:
             self.finish_update(sgd)
         losses[self.name] += loss
@@ -280,7 +280,8 @@ class PiiNer(SpanCategorizer):
             counts.append(len(found))
             rows.extend(sorted(found))
         array = numpy.asarray(rows, dtype="i").reshape((-1, 2))
-        return Ragged(ops.asarray2i(array), ops.asarray1i(numpy.asarray(counts, dtype="i")))
+        # thinc's Ops accept numpy arrays at run time; its stubs name only its own array types.
+        return Ragged(ops.asarray2i(array), ops.asarray1i(numpy.asarray(counts, dtype="i")))  # type: ignore[arg-type]
 
     def score(self, examples: Iterable[Example], **kwargs: Any) -> dict[str, Any]:
         """Score ``doc.spans[spans_key]`` with the configured scorer.
@@ -484,6 +485,7 @@ def build_ngram_preset_suggester(sizes: list[int], spans_key: str) -> Suggester:
             lengths.append(len(found))
             rows.extend(sorted(found))
         data = numpy.asarray(rows, dtype="i").reshape((-1, 2))
-        return Ragged(ops.asarray2i(data), ops.asarray1i(numpy.asarray(lengths, dtype="i")))
+        # thinc's Ops accept numpy arrays at run time; its stubs name only its own array types.
+        return Ragged(ops.asarray2i(data), ops.asarray1i(numpy.asarray(lengths, dtype="i")))  # type: ignore[arg-type]
 
     return suggest

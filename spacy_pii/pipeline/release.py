@@ -87,7 +87,7 @@ def export_vectors(source: str | Path, output: str | Path, *, rows: int | None =
     vectors = Vectors(strings=StringStore(), data=table.data, attr=table.attr)
     for key, row in table.key2row.items():
         vectors.add(key, row=row)
-    nlp = spacy.blank(donor.lang)
+    nlp = spacy.blank(str(donor.lang))
     nlp.vocab.vectors = vectors
     Path(output).parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)

@@ -210,8 +210,8 @@ class PiiRules(Pipe):
         self, *, patterns: tuple[UserPattern, ...], deny_list: tuple[DenyEntry, ...]
     ) -> None:
         taxonomy = load_taxonomy()
-        for record in (*patterns, *deny_list):
-            taxonomy.get(record.type)
+        for type_name in [p.type for p in patterns] + [e.type for e in deny_list]:
+            taxonomy.get(type_name)
         self.patterns, self.deny_list = patterns, deny_list
         self._detectors = self._all_detectors()
 
@@ -228,16 +228,19 @@ class PiiRules(Pipe):
 
     def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
         records = self._records()
-        serializers = {key: (lambda key=key: srsly.msgpack_dumps(records[key])) for key in records}
+        serializers: dict[str, Callable[[], bytes]] = {
+            "patterns": lambda: srsly.msgpack_dumps(records["patterns"]),
+            "deny_list": lambda: srsly.msgpack_dumps(records["deny_list"]),
+        }
         return to_bytes(serializers, exclude)
 
     def from_bytes(
         self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()
     ) -> PiiRules:
         loaded: dict[str, Any] = {"patterns": [], "deny_list": []}
-        deserializers = {
-            key: (lambda b, key=key: loaded.__setitem__(key, srsly.msgpack_loads(b)))
-            for key in loaded
+        deserializers: dict[str, Callable[[bytes], Any]] = {
+            "patterns": lambda b: loaded.__setitem__("patterns", srsly.msgpack_loads(b)),
+            "deny_list": lambda b: loaded.__setitem__("deny_list", srsly.msgpack_loads(b)),
         }
         from_bytes(bytes_data, deserializers, exclude)
         self.initialize(patterns=loaded["patterns"], deny_list=loaded["deny_list"])

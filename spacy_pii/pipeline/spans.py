@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 
-from spacy.tokens import Doc, Span, SpanGroup
+from spacy.tokens import Doc, Span, SpanGroup, Token
 
 from ..hits import Hit
 
@@ -41,7 +41,7 @@ def split_tokens_at(doc: Doc, offsets: Iterable[int]) -> None:
             token = doc[token_index]
             bounds = [0, *sorted(cuts), len(token.text)]
             orths = [token.text[a:b] for a, b in itertools.pairwise(bounds)]
-            heads = [(token, 0)] * len(orths)
+            heads: list[Token | tuple[Token, int]] = [(token, 0)] * len(orths)
             retokenizer.split(token, orths, heads=heads)
 
 

@@ -13,7 +13,7 @@ import logging
 import time
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ..errors import PiiError, UnknownLabel
 from ..quasi import find_combinations
@@ -100,7 +100,7 @@ class Service:
             ) from None
 
 
-def validated(model: type, body: Any) -> Any:
+def validated(model: type[BaseModel], body: Any) -> Any:
     try:
         return model.model_validate(body)
     except ValidationError as err:
