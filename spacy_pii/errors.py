@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+SettingsModel = TypeVar("SettingsModel", bound=BaseModel)
 
 
 class PiiError(Exception):
@@ -75,3 +79,17 @@ def settings_error(component: str, problems: Sequence[Mapping[str, Any]]) -> Con
         for problem in problems
     )
     return ConfigError(f"invalid {component} settings: {described}")
+
+
+def validated_settings(
+    model: type[SettingsModel], component: str, arguments: Mapping[str, Any]
+) -> SettingsModel:
+    """Build a component's settings ``model`` from its factory's ``arguments``.
+
+    The arguments that are not settings (``nlp``, ``name``, a model or a scorer) are left
+    out; a setting that fails validation raises :func:`settings_error`.
+    """
+    try:
+        return model(**{key: arguments[key] for key in model.model_fields if key in arguments})
+    except ValidationError as err:
+        raise settings_error(component, err.errors()) from None

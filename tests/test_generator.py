@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("faker", reason="the generator needs the optional 'fake' extra (Faker)")
 
+from spacy_pii.detectors.registry import ip_address as ip_valid
 from spacy_pii.generator import (
     KINDS,
     chat,
@@ -38,7 +39,6 @@ from spacy_pii.generator.ids import (
     card_valid,
     gov_id_valid_any,
     iban_valid,
-    ip_valid,
     nino_valid,
     phone_valid,
 )

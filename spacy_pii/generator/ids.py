@@ -321,11 +321,3 @@ def ip(fake: object, rng: random.Random) -> str:
     if roll < 0.45:
         return fake.ipv4_private()  # type: ignore[attr-defined]
     return fake.ipv4_public()  # type: ignore[attr-defined]
-
-
-def ip_valid(value: str) -> bool:
-    try:
-        ipaddress.ip_address(value)
-    except ValueError:
-        return False
-    return True

@@ -26,14 +26,14 @@ from pathlib import Path
 from typing import Any
 
 import srsly
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import SimpleFrozenList, filter_spans, from_bytes, from_disk, to_bytes, to_disk
 
-from ..errors import ConfigError, PolicyMismatch, settings_error
+from ..errors import ConfigError, PolicyMismatch, validated_settings
 from ..hits import Hit
 from ..propagate import PropagationSettings, propagate_mentions
 from ..resolve import resolve
@@ -136,19 +136,7 @@ def make_pii_merge(
             and ``case_insensitive`` (exact strings in any case; parts stay capitalised).
         scorer: the scoring function for ``nlp.evaluate``.
     """
-    try:
-        settings = PiiMergeSettings(
-            spans_key=spans_key,
-            candidate_keys=candidate_keys,
-            types=types,
-            thresholds=thresholds,
-            drop_unscored=drop_unscored,
-            write_ents=write_ents,
-            model_version=model_version,
-            propagate=propagate,
-        )
-    except ValidationError as err:
-        raise settings_error("pii_merge", err.errors()) from None
+    settings = validated_settings(PiiMergeSettings, "pii_merge", locals())
     return PiiMerge(nlp.vocab, name=name, settings=settings, scorer=scorer)
 
 

@@ -31,14 +31,14 @@ from pathlib import Path
 from typing import Any
 
 import srsly
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import SimpleFrozenList, from_bytes, from_disk, to_bytes, to_disk
 
-from ..errors import ConfigError, settings_error
+from ..errors import ConfigError, validated_settings
 from ..quasi import find_combinations
 from ..redact import parse_operators, redact
 from ..taxonomy import Taxonomy, load_taxonomy
@@ -91,12 +91,7 @@ def make_pii_redact(
             the key itself is never written to the config or to disk.
         risk: also set ``doc._.pii_risk`` from :func:`spacy_pii.quasi.find_combinations`.
     """
-    try:
-        settings = PiiRedactSettings(
-            spans_key=spans_key, operators=operators, hash_key_env=hash_key_env, risk=risk
-        )
-    except ValidationError as err:
-        raise settings_error("pii_redact", err.errors()) from None
+    settings = validated_settings(PiiRedactSettings, "pii_redact", locals())
     return PiiRedact(nlp.vocab, name=name, settings=settings)
 
 

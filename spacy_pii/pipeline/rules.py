@@ -35,7 +35,7 @@ from ..detectors.patterns import (
     parse_patterns,
 )
 from ..detectors.registry import get_detector
-from ..errors import settings_error
+from ..errors import validated_settings
 from ..taxonomy import load_taxonomy
 from .spans import hits_to_group, split_tokens_at
 
@@ -124,19 +124,7 @@ def make_pii_rules(
             (:mod:`spacy_pii.detectors.registry`), run besides the built-in ones.
         scorer: the scoring function for ``nlp.evaluate``.
     """
-    try:
-        settings = PiiRulesSettings(
-            spans_key=spans_key,
-            types=types,
-            phone_regions=phone_regions,
-            gov_id_countries=gov_id_countries,
-            context_cues=context_cues,
-            fold_confusables=fold_confusables,
-            split_tokens=split_tokens,
-            detectors=detectors,
-        )
-    except ValidationError as err:
-        raise settings_error("pii_rules", err.errors()) from None
+    settings = validated_settings(PiiRulesSettings, "pii_rules", locals())
     return PiiRules(nlp.vocab, name=name, settings=settings, scorer=scorer)
 
 
