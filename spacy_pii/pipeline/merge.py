@@ -25,19 +25,19 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-import srsly
 from pydantic import BaseModel, ConfigDict, field_validator
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.training import Example
-from spacy.util import SimpleFrozenList, filter_spans, from_bytes, from_disk, to_bytes, to_disk
+from spacy.util import SimpleFrozenList, filter_spans
 
 from ..errors import ConfigError, PolicyMismatch, validated_settings
 from ..hits import Hit
 from ..propagate import PropagationSettings, propagate_mentions
 from ..resolve import resolve
 from ..taxonomy import Taxonomy, load_taxonomy
+from .serialization import data_from_bytes, data_from_disk, data_to_bytes, data_to_disk
 from .spans import group_to_hits, hits_to_group
 
 DEFAULT_MERGE_CONFIG: dict[str, Any] = {
@@ -57,7 +57,8 @@ DEFAULT_MERGE_CONFIG: dict[str, Any] = {
     },
     "scorer": {"@scorers": "pii.spans_scorer.v1", "spans_key": "pii"},
 }
-# The threshold policy's file inside the component's folder, and its key in exclude.
+# The data records and their files in the component's folder (names are exclude keys).
+DATA_FILES = {"taxonomy": ".yaml", "policy": ".json", "allow_list": ".json"}
 POLICY_FILE = "policy.json"
 # An allow-list is matched on whole spans, case-folded; this caps its size (it is a set,
 # so the cost per span does not grow with it, but it is saved in the pipeline).
@@ -326,64 +327,20 @@ class PiiMerge(Pipe):
         )
 
     def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
-        data = self._data()
-        serializers: dict[str, Callable[[], bytes]] = {
-            "taxonomy": lambda: srsly.msgpack_dumps(data["taxonomy"]),
-            "policy": lambda: srsly.msgpack_dumps(data["policy"]),
-            "allow_list": lambda: srsly.msgpack_dumps(data["allow_list"]),
-        }
-        return to_bytes(serializers, exclude)
+        return data_to_bytes(self._data(), exclude)
 
     def from_bytes(
         self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()
     ) -> PiiMerge:
-        data: dict[str, Any] = {}
-        deserializers: dict[str, Callable[[bytes], Any]] = {
-            "taxonomy": lambda b: data.__setitem__("taxonomy", srsly.msgpack_loads(b)),
-            "policy": lambda b: data.__setitem__("policy", srsly.msgpack_loads(b)),
-            "allow_list": lambda b: data.__setitem__("allow_list", srsly.msgpack_loads(b)),
-        }
-        from_bytes(bytes_data, deserializers, exclude)
-        self._load(data)
+        self._load(data_from_bytes(bytes_data, DATA_FILES, exclude))
         return self
 
     def to_disk(self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()) -> None:
-        data = self._data()
-        serializers = {
-            "taxonomy": lambda p: srsly.write_yaml(p.with_suffix(".yaml"), data["taxonomy"]),
-            "allow_list": lambda p: srsly.write_json(p.with_suffix(".json"), data["allow_list"]),
-        }
-        if data["policy"] is not None:
-            serializers["policy"] = lambda p: srsly.write_json(
-                p.with_suffix(".json"), data["policy"]
-            )
-        to_disk(path, serializers, exclude)
-        stale = Path(path) / "policy.json"
-        if data["policy"] is None and "policy" not in exclude and stale.exists():
-            # Saving over a folder that held a policy: the stale one would come back on load.
-            stale.unlink()
+        data_to_disk(path, self._data(), DATA_FILES, exclude)
 
     def from_disk(
         self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()
     ) -> PiiMerge:
-        data: dict[str, Any] = {}
-
-        def read(key: str, suffix: str, reader: Callable[[Path], Any]) -> Callable[[Path], None]:
-            def load(p: Path) -> None:
-                # No file is no data: a merge without a policy or allow-list saves none.
-                if p.with_suffix(suffix).exists():
-                    data[key] = reader(p.with_suffix(suffix))
-
-            return load
-
-        from_disk(
-            path,
-            {
-                "taxonomy": read("taxonomy", ".yaml", srsly.read_yaml),
-                "policy": read("policy", ".json", srsly.read_json),
-                "allow_list": read("allow_list", ".json", srsly.read_json),
-            },
-            exclude,
-        )
-        self._load(data)
+        # No file is no data: a merge without a policy saves none.
+        self._load(data_from_disk(path, DATA_FILES, exclude))
         return self

@@ -30,23 +30,26 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-import srsly
 from pydantic import BaseModel, ConfigDict
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.training import Example
-from spacy.util import SimpleFrozenList, from_bytes, from_disk, to_bytes, to_disk
+from spacy.util import SimpleFrozenList
 
 from ..errors import ConfigError, validated_settings
 from ..quasi import find_combinations
 from ..redact import parse_operators, redact
 from ..taxonomy import Taxonomy, load_taxonomy
+from .serialization import data_from_bytes, data_from_disk, data_to_bytes, data_to_disk
 
 EXTENSIONS = ("pii_redacted", "pii_vault", "pii_risk")
 for _name in EXTENSIONS:
     if not Doc.has_extension(_name):
         Doc.set_extension(_name, default=None)
+
+# The data record and its file in the component's folder.
+DATA_FILES = {"taxonomy": ".yaml"}
 
 DEFAULT_REDACT_CONFIG: dict[str, Any] = {
     "spans_key": "pii",
@@ -169,39 +172,19 @@ class PiiRedact(Pipe):
     # -- serialization: the taxonomy only; settings live in config.cfg, the key nowhere --
 
     def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
-        return to_bytes({"taxonomy": lambda: srsly.msgpack_dumps(self.taxonomy.to_dict())}, exclude)
+        return data_to_bytes({"taxonomy": self.taxonomy.to_dict()}, exclude)
 
     def from_bytes(
         self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()
     ) -> PiiRedact:
-        from_bytes(
-            bytes_data,
-            {"taxonomy": lambda b: self.initialize(taxonomy=srsly.msgpack_loads(b))},
-            exclude,
-        )
+        self.initialize(**data_from_bytes(bytes_data, DATA_FILES, exclude))
         return self
 
     def to_disk(self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()) -> None:
-        to_disk(
-            path,
-            {
-                "taxonomy": lambda p: srsly.write_yaml(
-                    p.with_suffix(".yaml"), self.taxonomy.to_dict()
-                )
-            },
-            exclude,
-        )
+        data_to_disk(path, {"taxonomy": self.taxonomy.to_dict()}, DATA_FILES, exclude)
 
     def from_disk(
         self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()
     ) -> PiiRedact:
-        from_disk(
-            path,
-            {
-                "taxonomy": lambda p: self.initialize(
-                    taxonomy=srsly.read_yaml(p.with_suffix(".yaml"))
-                )
-            },
-            exclude,
-        )
+        self.initialize(**data_from_disk(path, DATA_FILES, exclude))
         return self

@@ -16,13 +16,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-import srsly
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.training import Example
-from spacy.util import SimpleFrozenList, from_bytes, from_disk, to_bytes, to_disk
+from spacy.util import SimpleFrozenList
 
 from ..detectors import CUE_KINDS, RuleSettings, build_detectors, find_hits
 from ..detectors.base import Detector
@@ -37,6 +36,7 @@ from ..detectors.patterns import (
 from ..detectors.registry import get_detector
 from ..errors import validated_settings
 from ..taxonomy import load_taxonomy
+from .serialization import data_from_bytes, data_from_disk, data_to_bytes, data_to_disk
 from .spans import hits_to_group, split_tokens_at
 
 DEFAULT_RULES_CONFIG: dict[str, Any] = {
@@ -50,6 +50,10 @@ DEFAULT_RULES_CONFIG: dict[str, Any] = {
     "detectors": [],
     "scorer": {"@scorers": "pii.spans_scorer.v1", "spans_key": "pii_rules"},
 }
+
+
+# The data records and their files in the component's folder.
+DATA_FILES = {"patterns": ".jsonl", "deny_list": ".json"}
 
 
 class PiiRulesSettings(BaseModel):
@@ -215,50 +219,20 @@ class PiiRules(Pipe):
         }
 
     def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
-        records = self._records()
-        serializers: dict[str, Callable[[], bytes]] = {
-            "patterns": lambda: srsly.msgpack_dumps(records["patterns"]),
-            "deny_list": lambda: srsly.msgpack_dumps(records["deny_list"]),
-        }
-        return to_bytes(serializers, exclude)
+        return data_to_bytes(self._records(), exclude)
 
     def from_bytes(
         self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()
     ) -> PiiRules:
-        loaded: dict[str, Any] = {"patterns": [], "deny_list": []}
-        deserializers: dict[str, Callable[[bytes], Any]] = {
-            "patterns": lambda b: loaded.__setitem__("patterns", srsly.msgpack_loads(b)),
-            "deny_list": lambda b: loaded.__setitem__("deny_list", srsly.msgpack_loads(b)),
-        }
-        from_bytes(bytes_data, deserializers, exclude)
-        self.initialize(patterns=loaded["patterns"], deny_list=loaded["deny_list"])
+        self.initialize(**data_from_bytes(bytes_data, DATA_FILES, exclude))
         return self
 
     def to_disk(self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()) -> None:
-        records = self._records()
-        serializers = {
-            "patterns": lambda p: srsly.write_jsonl(p.with_suffix(".jsonl"), records["patterns"]),
-            "deny_list": lambda p: srsly.write_json(p.with_suffix(".json"), records["deny_list"]),
-        }
-        to_disk(path, serializers, exclude)
+        data_to_disk(path, self._records(), DATA_FILES, exclude)
 
     def from_disk(
         self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()
     ) -> PiiRules:
-        loaded: dict[str, Any] = {"patterns": [], "deny_list": []}
-
-        def read(key: str, suffix: str, reader: Callable[[Path], Any]) -> Callable[[Path], None]:
-            def load(p: Path) -> None:
-                # A folder saved before this data existed has no file: no data, not an error.
-                if p.with_suffix(suffix).exists():
-                    loaded[key] = list(reader(p.with_suffix(suffix)))
-
-            return load
-
-        deserializers = {
-            "patterns": read("patterns", ".jsonl", srsly.read_jsonl),
-            "deny_list": read("deny_list", ".json", srsly.read_json),
-        }
-        from_disk(path, deserializers, exclude)
-        self.initialize(patterns=loaded["patterns"], deny_list=loaded["deny_list"])
+        # A folder saved before a record existed has no file for it: no data, not an error.
+        self.initialize(**data_from_disk(path, DATA_FILES, exclude))
         return self
