@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 import numpy
@@ -170,3 +171,19 @@ def test_the_shipped_model_and_the_package_step_follow_the_package_version():
     assert (meta["name"], meta["version"]) == ("pii_default", spacy_pii.__version__)
     project = srsly.read_yaml(f"{spacy_pii.__path__[0]}/../project.yml")["vars"]
     assert (project["package_name"], project["version"]) == ("pii_default", spacy_pii.__version__)
+
+
+def test_a_policy_threshold_survives_saving_to_the_last_digit(saved_pipeline, tmp_path):
+    # srsly.write_json keeps ten significant digits; a threshold is a measured score and must
+    # come back exactly, or a span scored at the cut would fall on the other side of it.
+    cut = 0.9969875216484071
+    policy = tmp_path / "policy.json"
+    policy.write_text(json.dumps(_policy(PERSON=cut)))
+    out = assemble_pipeline(
+        saved_pipeline,
+        tmp_path / "a",
+        settings={"pii_merge": {"model_version": "abc123"}},
+        policy=policy,
+    )
+    spacy.load(out).to_disk(tmp_path / "b")
+    assert spacy.load(tmp_path / "b").get_pipe("pii_merge").thresholds["PERSON"] == cut

@@ -3,11 +3,14 @@
 ``pii_rules`` (patterns, deny-list), ``pii_merge`` (taxonomy, policy, allow-list) and
 ``pii_redact`` (taxonomy) save data and never settings, through spaCy's own
 ``to_disk``/``to_bytes`` helpers, so ``exclude`` works by record name as in spaCy's pipes.
-On disk each record is one file, ``<name><suffix>``, written by ``srsly`` after its suffix.
+On disk each record is one file, ``<name><suffix>``. JSON goes through the standard
+library, not ``srsly.write_json``: that one keeps ten significant digits of a float, and a
+policy's threshold cut at 0.99698752164840 must come back as it was, not as 0.9969875216.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from pathlib import Path
@@ -16,14 +19,33 @@ from typing import Any
 import srsly
 from spacy.util import from_bytes, from_disk, to_bytes, to_disk
 
+
+def _write_json(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def _write_jsonl(path: Path, records: Any) -> None:
+    lines = (json.dumps(record, ensure_ascii=False) + "\n" for record in records)
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def _read_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _read_jsonl(path: Path) -> list[Any]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
 _WRITERS: dict[str, Callable[[Path, Any], None]] = {
-    ".json": srsly.write_json,
-    ".jsonl": srsly.write_jsonl,
+    ".json": _write_json,
+    ".jsonl": _write_jsonl,
     ".yaml": srsly.write_yaml,
 }
 _READERS: dict[str, Callable[[Path], Any]] = {
-    ".json": srsly.read_json,
-    ".jsonl": lambda path: list(srsly.read_jsonl(path)),
+    ".json": _read_json,
+    ".jsonl": _read_jsonl,
     ".yaml": srsly.read_yaml,
 }
 

@@ -1,0 +1,114 @@
+"""training/calibrate.py: the calibrated pipeline is assembled from the files it writes.
+
+A tiny pii_ner is trained on six sentences and calibrated on the same sentences (a dev set
+it fits, so that every floor is reached); the output must be a pipeline whose config binds
+the merge to the model's fingerprint and whose data holds the policy and the score map the
+script wrote beside it, and the input pipeline must be left as it was.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+from pathlib import Path
+
+import pytest
+import spacy
+import srsly
+from spacy.training import Example
+
+from spacy_pii.errors import PolicyMismatch
+from spacy_pii.pipeline.release import assemble_pipeline, model_fingerprint
+from spacy_pii.score_map import ScoreMap
+
+REPO = Path(__file__).resolve().parents[1]
+TRAIN = [
+    ("My name is Ada Lovelace and I code.", [(11, 23, "PERSON")]),
+    ("Please call Grace Hopper tomorrow.", [(12, 24, "PERSON")]),
+    ("Alan Turing lives at 12 Baker Street, London.", [(0, 11, "PERSON"), (21, 44, "ADDRESS")]),
+    ("The meeting is at noon.", []),
+    ("Send it to 4 Elm Road, Leeds please.", [(11, 28, "ADDRESS")]),
+    ("Ask Linus Pauling about it.", [(4, 17, "PERSON")]),
+]
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location(
+        "calibrate_script", REPO / "training" / "calibrate.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory) -> Path:
+    nlp = spacy.blank("en")
+    nlp.add_pipe(
+        "pii_ner",
+        config={
+            "suggester": {"@misc": "spacy.ngram_range_suggester.v1", "min_size": 1, "max_size": 6}
+        },
+    )
+    nlp.add_pipe("pii_merge", config={"candidate_keys": ["pii_ner"], "propagate": {"types": []}})
+    examples = []
+    for text, spans in TRAIN:
+        reference = nlp.make_doc(text)
+        reference.spans["pii_ner"] = [
+            reference.char_span(s, e, label=label) for s, e, label in spans
+        ]
+        examples.append(Example(nlp.make_doc(text), reference))
+    random.seed(0)
+    optimizer = nlp.initialize(lambda: examples)
+    for _ in range(60):
+        random.shuffle(examples)
+        nlp.update(examples, sgd=optimizer)
+    root = tmp_path_factory.mktemp("calibrate")
+    nlp.to_disk(root / "model-best")
+    srsly.write_jsonl(
+        root / "dev.jsonl",
+        [
+            {
+                "text": text,
+                "spans": [{"start": s, "end": e, "label": label} for s, e, label in spans],
+            }
+            for text, spans in TRAIN * 4
+        ],
+    )
+    return root
+
+
+def test_the_calibrated_pipeline_is_assembled_from_the_written_files(trained):
+    before = model_fingerprint(trained / "model-best")
+    status = _script().main(
+        [str(trained / "model-best"), str(trained / "dev.jsonl"), "--output",
+         str(trained / "out" / "model-calibrated"), "--min-support", "1", "--min-examples", "1",
+         "--proposal-threshold", "0.05"]
+    )  # fmt: skip
+    assert status == 0
+    policy = json.loads((trained / "out" / "policy.json").read_text())
+    assert policy["calibration_version"] == before
+    assert (trained / "out" / "score_map.json").is_file()
+    calibrated = spacy.load(trained / "out" / "model-calibrated")
+    merge, ner = calibrated.get_pipe("pii_merge"), calibrated.get_pipe("pii_ner")
+    # Settings in the config, data in the components.
+    assert calibrated.config["components"]["pii_merge"]["model_version"] == before
+    assert merge.policy == policy
+    assert ner.settings.threshold == calibrated.meta["pii_calibration"]["proposal_threshold"]
+    assert ner.score_map is not None
+    assert ner.score_map == ScoreMap.load(trained / "out" / "score_map.json")
+    # The trained pipeline is untouched.
+    assert model_fingerprint(trained / "model-best") == before
+    assert spacy.load(trained / "model-best").get_pipe("pii_merge").policy is None
+
+
+def test_the_merge_still_refuses_the_policy_for_a_retrained_model(trained):
+    with pytest.raises(PolicyMismatch):
+        assemble_pipeline(
+            trained / "model-best",
+            trained / "other",
+            settings={"pii_merge": {"model_version": "a-retrained-model"}},
+            policy=trained / "out" / "policy.json",
+        )
