@@ -342,6 +342,15 @@ def redact(
             "of spacy_pii.pipeline.windowed.",
         ),
     ] = None,
+    max_length: Annotated[
+        int | None,
+        typer.Option(
+            "--max-length",
+            min=1,
+            help="Longest text in characters; a longer line becomes a too_long record. "
+            "Default: the pipeline's nlp.max_length.",
+        ),
+    ] = None,
 ) -> None:
     """Redact a JSONL or text file: one output record per input line, in order.
 
@@ -365,6 +374,9 @@ def redact(
     nlp = load_redaction_pipeline(
         model, operators=_read_operators(operators), key_env=key_env, risk=risk
     )
+    if max_length is not None:
+        # The cost bound per line: every component is linear, so time is bounded too.
+        nlp.max_length = max_length
     try:
         stats = redact_file(nlp, source, output, opts, vault=vault, resume=resume)
     except StreamFailed as err:

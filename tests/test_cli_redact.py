@@ -248,6 +248,16 @@ def test_window_chars_flag_reaches_the_stream(tmp_path):
     assert _run(source, "--model", "rules", "--window-chars", "0").exit_code == 2
 
 
+def test_max_length_bounds_each_line_from_the_command_line(tmp_path):
+    source = _write_jsonl(tmp_path / "in.jsonl", ["short " + EMAIL, "(" * 500 + ")" * 500])
+    out = tmp_path / "out.jsonl"
+    result = _run(source, "-o", out, "--model", "rules", "--max-length", 100)
+    assert result.exit_code == 0, result.output
+    first, second = _records(out)
+    assert first["spans"][0]["label"] == "EMAIL"
+    assert second == {"line": 2, "error": "too_long"}
+
+
 def test_iter_lines_bounds_memory_and_keeps_line_count(tmp_path):
     path = tmp_path / "x.bin"
     path.write_bytes(b"short\n" + b"x" * 5000 + b"\nlast-without-newline")

@@ -11,11 +11,15 @@ from spacy.language import Language
 
 # The trained default pipeline ships inside the package, built by `spacy project run all`.
 SHIPPED_PIPELINE = "models/en_pii_default"
+GUARDED_TOKENIZER = {"@tokenizers": "pii.guarded_tokenizer.v1"}
 
 
 def rules_pipeline(lang: str = "en", **rules_config: Any) -> Language:
-    """Blank ``lang`` with ``pii_rules`` and ``pii_merge``: structured PII, no model."""
-    nlp = spacy.blank(lang)
+    """Blank ``lang`` with ``pii_rules`` and ``pii_merge``: structured PII, no model.
+
+    The tokenizer is ``pii.guarded_tokenizer.v1``: the language's own, linear on hostile runs.
+    """
+    nlp = spacy.blank(lang, config={"nlp": {"tokenizer": GUARDED_TOKENIZER}})
     nlp.add_pipe("pii_rules", config=rules_config)
     nlp.add_pipe("pii_merge")
     return nlp

@@ -169,7 +169,8 @@ class PiiRules(Pipe):
         # Errors propagate to Language.__call__ and Pipe.pipe, whose handler decides.
         hits = find_hits(doc.text, self._detectors, fold=self.settings.fold_confusables)
         if hits and self.settings.split_tokens:
-            split_tokens_at(doc, (offset for hit in hits for offset in (hit.start, hit.end)))
+            offsets = (offset for hit in hits for offset in (hit.start, hit.end))
+            doc = split_tokens_at(doc, offsets)
         if self.spans_key is not None:
             doc.spans[self.spans_key] = hits_to_group(doc, self.spans_key, hits)
         return doc

@@ -100,7 +100,7 @@ def gold_doc(
     ner_types, pii_types = frozenset(ner_types), frozenset(pii_types)
     report = ConversionReport(documents=1, dropped=Counter(document.dropped))
     doc = nlp.make_doc(document.text)
-    split_tokens_at(doc, (offset for s in document.spans for offset in (s.start, s.end)))
+    doc = split_tokens_at(doc, (offset for s in document.spans for offset in (s.start, s.end)))
     report.tokens = len(doc)
     ner: list[Span] = []
     pii: list[Span] = []

@@ -1,0 +1,163 @@
+"""``pii.guarded_tokenizer.v1``: spaCy's tokenizer, in time linear in the text's length.
+
+spaCy's rule tokenizer strips prefixes and suffixes one at a time, and each step searches the
+rest of the whitespace-free run again, so a run costs its length times the number of affix
+characters it holds: ``"(" * 5000 + ")" * 5000`` takes seconds and a megabyte of such text
+hours. This tokenizer is spaCy's, with the same rules and serialization, except for runs that
+can trigger that cost: a whitespace-free run longer than ``max_run`` characters, or one that
+starts or ends with more than ``max_affix`` punctuation characters. Such a run is cut by one
+linear pattern instead: each maximal stretch of letters and digits is a token and every other
+character is a token of its own, which is what spaCy makes of nested brackets and punctuation
+runs anyway. Every other stretch of the text goes to spaCy as it is, so a text without such
+a run is tokenized exactly as spaCy would, and the token texts with their whitespace always
+join back to the text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from spacy.language import Language
+from spacy.tokenizer import Tokenizer
+from spacy.tokens import Doc
+from spacy.util import registry
+
+# Longer runs without whitespace are rare in prose (long URLs and encoded blobs); below
+# these bounds spaCy's cost per character stays within a small multiple of its usual one.
+DEFAULT_MAX_RUN = 100
+DEFAULT_MAX_AFFIX = 16
+
+_PIECES = re.compile(r"[^\W_]+|\S")
+
+
+def _hostile_runs(max_run: int, max_affix: int) -> re.Pattern[str]:
+    # Only run starts can match (the look-behind), and each alternative is one bounded or
+    # possessive scan, so finding every hostile run is linear in the text.
+    affix = rf"[^\w\s]{{{max_affix + 1},}}"
+    return re.compile(
+        rf"(?<!\S)(?:\S{{{max_run + 1},}}|{affix}\S*+|\S*?{affix}(?!\S))",
+    )
+
+
+class GuardedTokenizer(Tokenizer):
+    """spaCy's :class:`~spacy.tokenizer.Tokenizer` with hostile runs cut linearly.
+
+    Args:
+        max_run: the longest whitespace-free run that spaCy tokenizes.
+        max_affix: the most punctuation characters at the start or end of a run that
+            spaCy tokenizes.
+        The other arguments are :class:`~spacy.tokenizer.Tokenizer`'s.
+    """
+
+    def __init__(
+        self,
+        vocab,
+        rules=None,
+        prefix_search=None,
+        suffix_search=None,
+        infix_finditer=None,
+        token_match=None,
+        url_match=None,
+        faster_heuristics: bool = True,
+        *,
+        max_run: int = DEFAULT_MAX_RUN,
+        max_affix: int = DEFAULT_MAX_AFFIX,
+    ) -> None:
+        super().__init__(
+            vocab,
+            rules=rules,
+            prefix_search=prefix_search,
+            suffix_search=suffix_search,
+            infix_finditer=infix_finditer,
+            token_match=token_match,
+            url_match=url_match,
+            faster_heuristics=faster_heuristics,
+        )
+        self.max_run = max_run
+        self.max_affix = max_affix
+        self._hostile = _hostile_runs(max_run, max_affix)
+
+    def __reduce__(self):
+        args = (
+            self.vocab,
+            self.rules,
+            self.prefix_search,
+            self.suffix_search,
+            self.infix_finditer,
+            self.token_match,
+            self.url_match,
+            self.faster_heuristics,
+        )
+        return (_rebuild, (args, self.max_run, self.max_affix))
+
+    def __call__(self, text: str) -> Doc:
+        """Tokenize ``text``: spaCy's tokens, hostile runs cut into letters/digits and marks."""
+        hostile = self._hostile.search(text)
+        if hostile is None:
+            return super().__call__(text)
+        words: list[str] = []
+        spaces: list[bool] = []
+        done = 0
+        while hostile is not None:
+            start, end = hostile.span()
+            if start > done:
+                self._add_spacy(text[done:start], words, spaces)
+            pieces = _PIECES.findall(text, start, end)
+            words.extend(pieces)
+            spaces.extend([False] * len(pieces))
+            # spaCy keeps one following space on the token itself.
+            if text.startswith(" ", end):
+                spaces[-1] = True
+                end += 1
+            done = end
+            hostile = self._hostile.search(text, done)
+        if done < len(text):
+            self._add_spacy(text[done:], words, spaces)
+        return Doc(self.vocab, words=words, spaces=spaces)
+
+    def _add_spacy(self, stretch: str, words: list[str], spaces: list[bool]) -> None:
+        for token in super().__call__(stretch):
+            words.append(token.text)
+            spaces.append(bool(token.whitespace_))
+
+    def pipe(self, texts, batch_size: int = 1000):
+        for text in texts:
+            yield self(text)
+
+
+def _rebuild(args: tuple, max_run: int, max_affix: int) -> GuardedTokenizer:
+    return GuardedTokenizer(*args, max_run=max_run, max_affix=max_affix)
+
+
+def guard(
+    base: Tokenizer, *, max_run: int = DEFAULT_MAX_RUN, max_affix: int = DEFAULT_MAX_AFFIX
+) -> GuardedTokenizer:
+    """A :class:`GuardedTokenizer` with the vocab and rules of ``base``."""
+    return GuardedTokenizer(
+        base.vocab,
+        rules=base.rules,
+        prefix_search=base.prefix_search,
+        suffix_search=base.suffix_search,
+        infix_finditer=base.infix_finditer,
+        token_match=base.token_match,
+        url_match=base.url_match,
+        faster_heuristics=base.faster_heuristics,
+        max_run=max_run,
+        max_affix=max_affix,
+    )
+
+
+@registry.tokenizers("pii.guarded_tokenizer.v1")
+def make_guarded_tokenizer(
+    max_run: int = DEFAULT_MAX_RUN, max_affix: int = DEFAULT_MAX_AFFIX
+) -> Callable[[Language], GuardedTokenizer]:
+    """spaCy's tokenizer for the language, guarded against quadratic runs (see module)."""
+    if max_run < 1 or max_affix < 1:
+        raise ValueError("max_run and max_affix must be positive")
+    create_default = registry.tokenizers.get("spacy.Tokenizer.v1")()
+
+    def create(nlp: Language) -> GuardedTokenizer:
+        return guard(create_default(nlp), max_run=max_run, max_affix=max_affix)
+
+    return create
