@@ -135,6 +135,25 @@ ASSIGNMENTS = [
         id="rfc3986-userinfo-with-at",
     ),
     pytest.param(
+        "redis://:hunter2x@cache.example.com:6379/0", "hunter2x", "url", id="uri-empty-user"
+    ),
+    pytest.param("postgres://app:pw@db.example.com/app", "pw", "url", id="uri-any-length"),
+    pytest.param("ftp://anon:x@ftp.example.com/pub", "x", "url", id="uri-one-character"),
+    pytest.param(
+        "mongodb://admin:p@ss@mongo.example.com/admin", "p@ss", "url", id="uri-unencoded-at"
+    ),
+    pytest.param(
+        "Driver={SQL Server};Server=db;Uid=sa;Password=abc;", "abc", "connection", id="odbc"
+    ),
+    pytest.param("DSN=payroll;UID=bob;PWD=x7;", "x7", "connection", id="dsn-pwd"),
+    pytest.param("Driver={ODBC};Pwd={a;b=c};", "a;b=c", "connection", id="odbc-braced"),
+    pytest.param(
+        "jdbc:mysql://db.example.com/app?user=sa&password=tiger",
+        "tiger",
+        "connection",
+        id="jdbc-query",
+    ),
+    pytest.param(
         "ALTER USER 'root'@'localhost' IDENTIFIED BY 'SqLpa5sW0rD';",
         "SqLpa5sW0rD",
         "sql",
@@ -170,6 +189,10 @@ def test_assignment_value_is_the_span(text: str, value: str, family: str):
 
 
 NOT_SECRETS = [
+    pytest.param("postgres://user:<password>@host/db", id="uri-angle-placeholder"),
+    pytest.param("postgres://user:${DB_PASSWORD}@db.example.com/app", id="uri-substitution"),
+    pytest.param("redis://:****@cache.example.com", id="uri-mask"),
+    pytest.param("password=abc in prose", id="short-value-outside-a-connection-string"),
     pytest.param("password=", id="empty-value"),
     pytest.param("password=\nuser=bob", id="empty-at-line-end"),
     pytest.param("password=<your password>", id="angle-placeholder"),
@@ -573,3 +596,16 @@ def test_detector_terminates_on_adversarial_input(name: str):
     for _ in SecretDetector().find(ADVERSARIAL[name]):
         pass
     assert time.perf_counter() - started < 5.0
+
+
+def test_a_uri_password_never_becomes_an_email_nor_enters_the_vault():
+    import spacy_pii
+    from spacy_pii.stream import load_redaction_pipeline
+
+    text = "cache at redis://:hunter2x@cache.example.com:6379/0 and ada@example.com"
+    found = spacy_pii.load("rules")(text)
+    labels = [(span.text, span.label_) for span in found.spans["pii"]]
+    assert labels == [("hunter2x", "SECRET"), ("ada@example.com", "EMAIL")]
+    doc = load_redaction_pipeline("rules")(text)
+    assert "hunter2x" not in doc._.pii_redacted
+    assert all("hunter2x" not in value for value in doc._.pii_vault.values())

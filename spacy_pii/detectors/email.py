@@ -19,6 +19,10 @@ Choices the standards leave to us, each made for free text:
   are legal and not matched: they are rare in text and would widen the pattern.
 - A trailing dot belongs to the sentence, not the domain ("mail ada@example.com.").
 - A local part longer than 64 characters yields no hit rather than a truncated one.
+- The password of a URI's userinfo (RFC 3986 section 3.2.1: ``redis://:password@host``,
+  ``https://user:password@host``) is not an address, though ``password@host`` has the
+  shape: it is the secret rule's. A user that is an address (``smtps://ada@example.com:
+  password@host``) stays one.
 """
 
 from __future__ import annotations
@@ -53,6 +57,22 @@ _EMAIL = re.compile(
 )
 
 
+# How far back from an address the "://" of its URI is looked for: a scheme, a user and
+# a password, each bounded by the userinfo rule's 256 characters.
+_AUTHORITY_REACH = 544
+_AUTHORITY_STOPS = re.compile(r"[\s/?#]")
+
+
+def in_uri_password(text: str, start: int) -> bool:
+    """Whether ``start`` lies after the ":" of a URI's userinfo ("scheme://user:" then no
+    "/", "?", "#" or white space)."""
+    floor = max(0, start - _AUTHORITY_REACH)
+    scheme_end = text.rfind("://", floor, start)
+    if scheme_end == -1 or text.find(":", scheme_end + 3, start) == -1:
+        return False
+    return _AUTHORITY_STOPS.search(text, scheme_end + 3, start) is None
+
+
 def _may_hold_email(text: str) -> bool:
     # Every match holds the pattern's one literal, "@": a C-speed test spares the scan.
     return "@" in text
@@ -82,7 +102,9 @@ class EmailDetector:
         if not _may_hold_email(text):
             return
         for match in _EMAIL.finditer(text):
-            if email_shape_ok(match["local"], match["domain"]):
+            if email_shape_ok(match["local"], match["domain"]) and not in_uri_password(
+                text, match.start()
+            ):
                 yield Hit(match.start(), match.end(), EMAIL, None, self.id)
 
 

@@ -156,9 +156,24 @@ _SQL = re.compile(
     r"|\bpassword[ \t]+(?P<q2>['\"])(?P<value2>[^\s'\"]" + _UPTO + r"+)(?P=q2)",
     re.IGNORECASE | re.ASCII,
 )
+# The user may be empty ("redis://:password@host") or an e-mail address, and the password
+# may hold an "@" that
+# its writer did not percent-encode: the last "@" of the authority ends it, as lenient URL
+# parsers read it. Both runs are bounded, so a match attempt costs at most 512 steps.
 _URL_USERINFO = re.compile(
-    r"\b[A-Za-z][A-Za-z0-9+.\-]{1,31}://[^\s:/?#\"'<>]{1,256}:(?P<value>[^\s/?#@\"'<>]{1,256}+)@"
+    r"\b[A-Za-z][A-Za-z0-9+.\-]{1,31}://[^\s:/?#\"'<>]{0,256}:"
+    r"(?P<value>[^\s/?#\"'<>]{1,256})@(?=[^\s@/?#\"'<>])"
 )
+# ODBC, ADO.NET, JDBC and DSN connection strings: "key=value" pairs between ";" (or "&" in
+# a JDBC URL's query), the password under "Password" or "PWD"; ODBC quotes a value holding
+# ";" in braces. The value is a secret whatever its length, as in a URL's userinfo.
+_CONNECTION_PASSWORD = re.compile(
+    r"(?<![\w.\-])(?:password|pwd)[ \t]{0,16}=[ \t]{0,16}"
+    r"(?:\{(?P<braced>[^{}\r\n]{1,256}+)\}|(?P<value>[^\s;&\"'{}]{1,256}+))",
+    re.IGNORECASE,
+)
+# Before the key: a pair separator or a JDBC query's "?" or "&"; after the value: ";".
+_KEY_SEPARATORS = ";&?"
 # curl's "-u user:password" and MySQL's "-psecret" (glued; elsewhere -p is a port) count
 # only on a line that runs that command, within the flag's reach of 1 KiB.
 _CURL_USER = re.compile(
@@ -226,9 +241,16 @@ def value_is_secret(value: str, cue: str = "strong") -> bool:
 
     Args:
         value: the candidate, quotes removed.
-        cue: ``"password"`` for the password family (a number may be a PIN),
+        cue: ``"any"`` for a password slot (a URI's userinfo, a connection string's
+            ``Password=``): every value but a placeholder or a mask,
+            ``"password"`` for the password family (a number may be a PIN),
             ``"weak"`` when the cue was only "key", "api" or "auth", else ``"strong"``.
     """
+    if cue == "any":
+        # A password slot of a URI or a connection string: any value is one, except a
+        # placeholder or a mask that stands in for it.
+        masked = set(value) <= {"*"} or (len(value) >= 3 and set(value) <= {"x", "X"})
+        return not (masked or _PLACEHOLDER.match(value) or "***" in value)
     if len(value) < _MIN_PASSWORD or value.lower() in _STOP_VALUES:
         return False
     if len(set(value)) == 1 or _PLACEHOLDER.match(value) or "***" in value or "://" in value:
@@ -432,7 +454,7 @@ def _prose_values(text: str) -> Iterator[tuple[int, int]]:
 
 # (literal, pattern, family, strength, command line) of the grammars with one literal each.
 _GRAMMARS: tuple[tuple[str, re.Pattern[str], str, str, re.Pattern[str] | None], ...] = (
-    ("://", _URL_USERINFO, "url", "strong", None),
+    ("://", _URL_USERINFO, "url", "any", None),
     ("curl", _CURL_USER, "cli", "password", _CURL_COMMAND),
     ("-p", _MYSQL_P, "cli", "password", _MYSQL_COMMAND),
     ("securestring", _SECURE_STRING, "cli", "password", None),
@@ -466,6 +488,8 @@ def cue_values(text: str) -> Iterator[tuple[str, int, int]]:
     if "pass" in lowered or "pwd" in lowered:
         for start, end in _prose_values(text):
             yield ("prose", start, end)
+    if "=" in text and ("pass" in lowered or "pwd" in lowered):
+        yield from _connection_values(text)
     for needle, pattern, family, strength, command in _GRAMMARS:
         if needle not in lowered:
             continue
@@ -475,6 +499,22 @@ def cue_values(text: str) -> Iterator[tuple[str, int, int]]:
             span = _accept(text, *match.span("value"), True, strength)
             if span:
                 yield (family, *span)
+
+
+def _connection_values(text: str) -> Iterator[tuple[str, int, int]]:
+    for match in _CONNECTION_PASSWORD.finditer(text):
+        group = "braced" if match["braced"] is not None else "value"
+        start, end = match.span(group)
+        # A pair of a connection string: a separator before the key or after the value.
+        key = match.start()
+        while key > 0 and text[key - 1] in " \t" and match.start() - key < 16:
+            key -= 1
+        before = text[key - 1 : key]
+        after = text[match.end() : match.end() + 1]
+        if not ((before and before in _KEY_SEPARATORS) or after == ";"):
+            continue
+        if value_is_secret(text[start:end], "any"):
+            yield ("connection", start, end)
 
 
 def _on_command_line(text: str, pos: int, command: re.Pattern[str]) -> bool:
