@@ -16,20 +16,33 @@ from collections.abc import Callable, Iterable
 
 import numpy
 from spacy.language import Language
-from spacy.pipeline.span_finder import SpanFinder
+from spacy.pipeline.span_finder import DEFAULT_SPAN_FINDER_MODEL, SpanFinder
+from spacy.pipeline.spancat import DEFAULT_SPANS_KEY
 from spacy.tokens import Doc
 from thinc.api import Model
 from thinc.types import Floats2d
 
-# spaCy's own defaults for "span_finder", so that the two read the same config.
-_SPACY_SPAN_FINDER = Language.get_factory_meta("span_finder")
+# spaCy's own defaults for "span_finder" (spacy/pipeline/factories.py), so that the two read
+# the same config.
+DEFAULT_SPAN_FINDER_CONFIG = {
+    "threshold": 0.5,
+    "model": DEFAULT_SPAN_FINDER_MODEL,
+    "spans_key": DEFAULT_SPANS_KEY,
+    "max_length": 25,
+    "min_length": None,
+    "scorer": {"@scorers": "spacy.span_finder_scorer.v1"},
+}
 
 
 @Language.factory(
     "pii_span_finder",
     assigns=["doc.spans"],
-    default_config=_SPACY_SPAN_FINDER.default_config,
-    default_score_weights=_SPACY_SPAN_FINDER.default_score_weights,
+    default_config=DEFAULT_SPAN_FINDER_CONFIG,
+    default_score_weights={
+        f"spans_{DEFAULT_SPANS_KEY}_f": 1.0,
+        f"spans_{DEFAULT_SPANS_KEY}_p": 0.0,
+        f"spans_{DEFAULT_SPANS_KEY}_r": 0.0,
+    },
 )
 def make_pii_span_finder(
     nlp: Language,
