@@ -309,5 +309,6 @@ def test_installed_wheel_does_not_load_without_spacy_pii_entry_points(installed_
     _, site = installed_wheel
     done = _load_in_fresh_process(site, tmp_path, preamble=HIDE_SPACY_PII_ENTRY_POINTS)
     assert done.returncode != 0
-    # spaCy's E002: "Can't find factory for 'pii_rules' ...", the first pipe of the config.
-    assert "E002" in done.stderr and "'pii_rules'" in done.stderr
+    # The config's tokenizer is the first registered name spaCy resolves: without the entry
+    # points, its registry lookup fails (E893, "Could not find function ...").
+    assert "E893" in done.stderr and "'pii.guarded_tokenizer.v1'" in done.stderr

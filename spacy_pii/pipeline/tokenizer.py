@@ -5,10 +5,13 @@ rest of the whitespace-free run again, so a run costs its length times the numbe
 characters it holds: ``"(" * 5000 + ")" * 5000`` takes seconds and a megabyte of such text
 hours. This tokenizer is spaCy's, with the same rules and serialization, except for runs that
 can trigger that cost: a whitespace-free run longer than ``max_run`` characters, or one that
-starts or ends with more than ``max_affix`` punctuation characters. Such a run is cut by one
-linear pattern instead: each maximal stretch of letters and digits is a token and every other
-character is a token of its own, which is what spaCy makes of nested brackets and punctuation
-runs anyway. Every other stretch of the text goes to spaCy as it is, so a text without such
+starts or ends with more than ``max_affix`` punctuation characters. Such a run is cut into
+tokens of :data:`PIECE_CHARS` characters instead. It holds no words to tag, and bounded pieces
+keep its token count, and so the model's cost, a fraction of its length: one token per
+character (what spaCy makes of nested brackets) made a 100,000-character run cost the model
+more than ten times a 10,000-character one, as its arrays outgrew the CPU caches. The rule
+lane does not care: it splits tokens at its hits. Every other stretch of the text goes to spaCy
+as it is, so a text without such
 a run is tokenized exactly as spaCy would, and the token texts with their whitespace always
 join back to the text.
 """
@@ -28,7 +31,8 @@ from spacy.util import registry
 DEFAULT_MAX_RUN = 100
 DEFAULT_MAX_AFFIX = 16
 
-_PIECES = re.compile(r"[^\W_]+|\S")
+PIECE_CHARS = 16
+_PIECES = re.compile(rf"\S{{1,{PIECE_CHARS}}}")
 
 
 def _hostile_runs(max_run: int, max_affix: int) -> re.Pattern[str]:
@@ -41,7 +45,7 @@ def _hostile_runs(max_run: int, max_affix: int) -> re.Pattern[str]:
 
 
 class GuardedTokenizer(Tokenizer):
-    """spaCy's :class:`~spacy.tokenizer.Tokenizer` with hostile runs cut linearly.
+    """spaCy's :class:`~spacy.tokenizer.Tokenizer` with hostile runs cut into bounded pieces.
 
     Args:
         max_run: the longest whitespace-free run that spaCy tokenizes.
@@ -92,7 +96,7 @@ class GuardedTokenizer(Tokenizer):
         return (_rebuild, (args, self.max_run, self.max_affix))
 
     def __call__(self, text: str) -> Doc:
-        """Tokenize ``text``: spaCy's tokens, hostile runs cut into letters/digits and marks."""
+        """Tokenize ``text``: spaCy's tokens, hostile runs cut into bounded pieces."""
         hostile = self._hostile.search(text)
         if hostile is None:
             return super().__call__(text)
