@@ -18,7 +18,7 @@ import numpy
 from spacy.language import Language
 from spacy.pipeline.span_finder import DEFAULT_SPAN_FINDER_MODEL, SpanFinder
 from spacy.pipeline.spancat import DEFAULT_SPANS_KEY
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 from thinc.api import Model
 from thinc.types import Floats2d
 
@@ -82,7 +82,7 @@ class LinearSpanFinder(SpanFinder):
             doc_scores = table[offset : offset + len(doc)]
             starts = numpy.flatnonzero(doc_scores[:, 0] >= threshold).tolist()
             ends = numpy.flatnonzero(doc_scores[:, 1] >= threshold).tolist()
-            spans = []
+            spans: list[Span] = []
             for start in starts:
                 first = bisect_left(ends, start + shortest - 1)
                 last = len(ends) if longest is None else bisect_right(ends, start + longest - 1)

@@ -94,7 +94,7 @@ def _rebuilt(doc: Doc, owners: list[int], relative: list[int]) -> Doc:
         first_piece.append(done == 0)
     new = Doc(doc.vocab, words=words, spaces=spaces)
     sources = numpy.asarray(source, dtype="int64")
-    present = [attr for attr in _INHERITED if doc.has_annotation(attr)]
+    present: list[int | str] = [attr for attr in _INHERITED if doc.has_annotation(attr)]
     if present:
         new.from_array(present, doc.to_array(present)[sources])
     if doc.has_annotation("SENT_START"):
