@@ -252,6 +252,16 @@ GATED_PATTERNS = [
     pytest.param(
         _gate(lambda t: secret._LITERALS.search(t.lower())), secret_cues._CUE, id="secret-literals"
     ),
+    pytest.param(_gate(payment._IBAN_HEAD.search), payment._IBAN, id="iban-head-upper"),
+    pytest.param(_gate(payment._IBAN_HEAD.search), payment._IBAN_LOWER, id="iban-head-lower"),
+    pytest.param(_gate(network._DOTTED_QUAD.search), network._IPV4, id="ipv4-dotted-quad"),
+    pytest.param(
+        _gate(payment._CARD_DIGIT_RUN.search),
+        _LongRun(payment._CARD_RUN, payment.CARD_MIN_DIGITS),
+        id="card-digits-in-one-run",
+    ),
+    pytest.param(_gate(gov_id._SSN_SHAPE.search), gov_id._SSN_SEPARATED, id="ssn-shape-separated"),
+    pytest.param(_gate(gov_id._SSN_SHAPE.search), gov_id._SSN_BARE, id="ssn-shape-bare"),
 ]
 
 

@@ -137,6 +137,8 @@ _SSN_CUE = re.compile(r"(?i)\b(?:ssns?|ss\s?no|soc(?:ial)?\.?\s+sec(?:urity)?)\b
 # next digit (half the time of the repeat on prose, measured).
 _SSN_GATE = re.compile(r"[0-9][0-9][0-9]")
 _SSN_DIGITS = 9
+# Both layouts as one loose shape (any separator in either place, or none).
+_SSN_SHAPE = re.compile(r"[0-9]{3}[ .\-]?[0-9]{2}[ .\-]?[0-9]{4}")
 
 
 def _ssn_scan_start(text: str) -> int | None:
@@ -178,8 +180,8 @@ class SsnDetector:
     types = frozenset({GOV_ID})
 
     def may_occur(self, anchors: Anchors) -> bool:
-        """Whether ``anchors``' text may hold an SSN: both layouts hold nine ASCII digits."""
-        return anchors.digits >= _SSN_DIGITS
+        """Whether ``anchors``' text may hold an SSN: nine digits, at most a separator apart."""
+        return anchors.digits >= _SSN_DIGITS and _SSN_SHAPE.search(anchors.text) is not None
 
     def find(self, text: str) -> Iterator[Hit]:
         """Yield one ``GOV_ID`` hit per SSN-shaped slice of ``text``."""

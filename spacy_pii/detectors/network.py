@@ -65,6 +65,8 @@ _IPV6 = re.compile(
 _IPV4_GATE = re.compile(r"[0-9]\.[0-9]")
 _OCTET_DIGITS = 3
 _IPV4_MIN_DIGITS = 4
+_IPV6_MIN_COLONS = 6
+_DOTTED_QUAD = re.compile(r"[0-9]\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]")
 _GROUP_DIGITS = 4
 
 
@@ -144,10 +146,14 @@ class IpAddressDetector:
     def may_occur(self, anchors: Anchors) -> bool:
         """Whether ``anchors``' text may hold an address.
 
-        Dotted decimal holds four digits; every IPv6 text form holds two colons ("::" at
-        least, RFC 4291 section 2.2).
+        Dotted decimal holds four dot-joined octets (RFC 3986 section 3.2.2). An IPv6
+        text form holds "::", or its eight groups' seven colons, or six before an embedded
+        dotted-decimal tail (RFC 4291 section 2.2); a clock time's two colons are neither.
         """
-        return anchors.digits >= _IPV4_MIN_DIGITS or anchors.text.count(":") >= 2
+        text = anchors.text
+        if anchors.digits >= _IPV4_MIN_DIGITS and _DOTTED_QUAD.search(text) is not None:
+            return True
+        return "::" in text or text.count(":") >= _IPV6_MIN_COLONS
 
     def find(self, text: str) -> Iterator[Hit]:
         """Yield one ``IP_ADDRESS`` hit per address in ``text``, in text order."""

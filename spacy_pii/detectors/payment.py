@@ -107,10 +107,17 @@ _SPACE_TOKEN = re.compile(r"[^ ]++")
 _CARD_GATE = at_least_digits(CARD_MIN_DIGITS)
 
 
+# A card's digits lie in one run of _CARD_RUN, each joined to the next by at most one space
+# or hyphen: a text whose digits are spread over dates, prices and phone numbers has none.
+_CARD_DIGIT_RUN = re.compile(rf"[0-9](?:[ \-]?[0-9]){{{CARD_MIN_DIGITS - 1}}}")
+
+
 def _card_scan_start(text: str) -> int | None:
     """The first index a card number can start at, or ``None`` when ``text`` holds none."""
     gate = _CARD_GATE.match(text)
-    return None if gate is None else gate.end(1)
+    if gate is None or _CARD_DIGIT_RUN.search(text, gate.end(1)) is None:
+        return None
+    return gate.end(1)
 
 
 def luhn_valid(digits: str) -> bool:
@@ -296,6 +303,13 @@ _IBAN_LOWER = re.compile(
 _IBAN_GATE = re.compile(r"[A-Z][A-Z][0-9][0-9]")
 IBAN_CHECK_DIGITS = 2
 _IBAN_LOWER_GATE = re.compile(r"[a-z][a-z][0-9][0-9]")
+# The country code, the check digits and then either eleven more characters (compact) or a
+# separator and a group of four (grouped), in one case: what both IBAN patterns start with.
+# One search for both cases turns away user names and codes such as "ab12".
+_IBAN_HEAD = re.compile(
+    r"[A-Z]{2}[0-9]{2}(?:[A-Z0-9]{11}|[ \-][A-Z0-9]{4})"
+    r"|[a-z]{2}[0-9]{2}(?:[a-z0-9]{11}|[ \-][a-z0-9]{4})"
+)
 
 
 def _iban_scan_start(text: str, gate: re.Pattern[str] = _IBAN_GATE) -> int | None:
@@ -393,8 +407,8 @@ class CardDetector:
     types = frozenset({PAYMENT})
 
     def may_occur(self, anchors: Anchors) -> bool:
-        """Whether ``anchors``' text may hold a card number: it needs the digits of one."""
-        return anchors.digits >= CARD_MIN_DIGITS
+        """Whether ``anchors``' text may hold a card number: its digits, in one run."""
+        return anchors.digits >= CARD_MIN_DIGITS and _card_scan_start(anchors.text) is not None
 
     def find(self, text: str) -> Iterator[Hit]:
         """Yield a ``PAYMENT`` hit (score 1.0) per card number outside any IBAN."""
@@ -413,8 +427,8 @@ class IbanDetector:
     types = frozenset({PAYMENT})
 
     def may_occur(self, anchors: Anchors) -> bool:
-        """Whether ``anchors``' text may hold an IBAN: its check digits are two digits."""
-        return anchors.digits >= IBAN_CHECK_DIGITS
+        """Whether ``anchors``' text may hold an IBAN: the head of one, in either case."""
+        return anchors.digits >= IBAN_CHECK_DIGITS and _IBAN_HEAD.search(anchors.text) is not None
 
     def find(self, text: str) -> Iterator[Hit]:
         """Yield a ``PAYMENT`` hit (score 1.0) per valid IBAN."""
