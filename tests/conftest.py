@@ -22,3 +22,13 @@ def rules_nlp():
     import spacy_pii
 
     return spacy_pii.load("rules")
+
+
+@pytest.fixture
+def saved_rules(tmp_path) -> Path:
+    """The rules pipeline (pii_rules, pii_merge) saved with its defaults, in a fresh folder."""
+    import spacy_pii
+
+    path = tmp_path / "rules"
+    spacy_pii.load("rules").to_disk(path)
+    return path

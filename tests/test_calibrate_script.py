@@ -10,27 +10,19 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import random
 from pathlib import Path
 
 import pytest
 import spacy
 import srsly
-from spacy.training import Example
+import tiny_ner
 
 from spacy_pii.errors import PolicyMismatch
 from spacy_pii.pipeline.release import assemble_pipeline, model_fingerprint
 from spacy_pii.score_map import ScoreMap
 
 REPO = Path(__file__).resolve().parents[1]
-TRAIN = [
-    ("My name is Ada Lovelace and I code.", [(11, 23, "PERSON")]),
-    ("Please call Grace Hopper tomorrow.", [(12, 24, "PERSON")]),
-    ("Alan Turing lives at 12 Baker Street, London.", [(0, 11, "PERSON"), (21, 44, "ADDRESS")]),
-    ("The meeting is at noon.", []),
-    ("Send it to 4 Elm Road, Leeds please.", [(11, 28, "ADDRESS")]),
-    ("Ask Linus Pauling about it.", [(4, 17, "PERSON")]),
-]
+TRAIN = tiny_ner.TRAIN
 
 
 def _script():
@@ -45,26 +37,8 @@ def _script():
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory) -> Path:
-    nlp = spacy.blank("en")
-    nlp.add_pipe(
-        "pii_ner",
-        config={
-            "suggester": {"@misc": "spacy.ngram_range_suggester.v1", "min_size": 1, "max_size": 6}
-        },
-    )
+    nlp = tiny_ner.trained_pipeline(passes=60)
     nlp.add_pipe("pii_merge", config={"candidate_keys": ["pii_ner"], "propagate": {"types": []}})
-    examples = []
-    for text, spans in TRAIN:
-        reference = nlp.make_doc(text)
-        reference.spans["pii_ner"] = [
-            reference.char_span(s, e, label=label) for s, e, label in spans
-        ]
-        examples.append(Example(nlp.make_doc(text), reference))
-    random.seed(0)
-    optimizer = nlp.initialize(lambda: examples)
-    for _ in range(60):
-        random.shuffle(examples)
-        nlp.update(examples, sgd=optimizer)
     root = tmp_path_factory.mktemp("calibrate")
     nlp.to_disk(root / "model-best")
     srsly.write_jsonl(

@@ -7,11 +7,8 @@ model, is ``test_ner_component.test_the_shipped_pipeline_splits_a_list_of_names`
 
 from __future__ import annotations
 
-import pytest
 import spacy
 from spacy.util import load_model_from_config
-
-import spacy_pii
 
 # A German landline in national format: valid for region DE, not for the default US, GB.
 GERMAN = "Ruf mich an: 030 1234567 oder schreib an ada@example.com"
@@ -19,13 +16,6 @@ GERMAN = "Ruf mich an: 030 1234567 oder schreib an ada@example.com"
 
 def _spans(doc, key="pii"):
     return [(span.text, span.label_) for span in doc.spans[key]]
-
-
-@pytest.fixture
-def saved_rules(tmp_path):
-    path = tmp_path / "rules"
-    spacy_pii.load("rules").to_disk(path)
-    return path
 
 
 def test_pii_rules_phone_regions_override_on_a_saved_pipeline(saved_rules):

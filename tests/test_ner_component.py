@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import numpy
 import pytest
 import spacy
 import srsly
+import tiny_ner
 from spacy.pipeline.spancat import SpanCategorizer
-from spacy.training import Example
 from thinc.api import ConfigValidationError
 
 from spacy_pii.conventions import edge_punctuation, leading_honorifics
@@ -21,46 +20,16 @@ from spacy_pii.score_map import IsotonicCurve, ScoreMap
 
 SHIPPED = Path(__file__).resolve().parents[1] / "spacy_pii" / "models" / "en_pii_default"
 
-TRAIN = [
-    ("My name is Ada Lovelace and I code.", [(11, 23, "PERSON")]),
-    ("Please call Grace Hopper tomorrow.", [(12, 24, "PERSON")]),
-    ("Alan Turing lives at 12 Baker Street, London.", [(0, 11, "PERSON"), (21, 44, "ADDRESS")]),
-    ("The meeting is at noon.", []),
-    ("Send it to 4 Elm Road, Leeds please.", [(11, 28, "ADDRESS")]),
-    ("Ask Dr. Linus Pauling about it.", [(8, 21, "PERSON")]),
-]
+TRAIN = tiny_ner.TRAIN
 
 
 def _examples(nlp):
-    examples = []
-    for text, spans in TRAIN:
-        reference = nlp.make_doc(text)
-        reference.spans["pii_ner"] = [
-            reference.char_span(start, end, label=label) for start, end, label in spans
-        ]
-        examples.append(Example(nlp.make_doc(text), reference))
-    return examples
+    return tiny_ner.examples(nlp)
 
 
 @pytest.fixture(scope="module")
 def trained_nlp():
-    # An n-gram range to 6 tokens covers the longest gold span above ("12 Baker Street ,
-    # London" is 5 tokens); 40 passes over six sentences take about two seconds here.
-    nlp = spacy.blank("en")
-    nlp.add_pipe(
-        "pii_ner",
-        config={
-            "threshold": 0.3,
-            "suggester": {"@misc": "spacy.ngram_range_suggester.v1", "min_size": 1, "max_size": 6},
-        },
-    )
-    examples = _examples(nlp)
-    random.seed(0)
-    optimizer = nlp.initialize(lambda: examples)
-    for _ in range(40):
-        random.shuffle(examples)
-        nlp.update(examples, sgd=optimizer)
-    return nlp
+    return tiny_ner.trained_pipeline(threshold=0.3)
 
 
 # -- configuration ----------------------------------------------------------------------

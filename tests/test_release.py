@@ -23,16 +23,6 @@ from spacy_pii.pipeline.release import (
 )
 
 
-@pytest.fixture
-def saved_pipeline(tmp_path):
-    nlp = spacy.blank("en")
-    nlp.add_pipe("pii_rules")
-    nlp.add_pipe("pii_merge")
-    path = tmp_path / "model"
-    nlp.to_disk(path)
-    return path
-
-
 def _policy(version="abc123", **thresholds):
     return ThresholdPolicy(
         labels={
@@ -52,18 +42,18 @@ def _policy(version="abc123", **thresholds):
     ).to_dict()
 
 
-def test_fingerprint_is_stable_and_follows_the_weights(saved_pipeline):
-    first = model_fingerprint(saved_pipeline)
-    assert first == model_fingerprint(saved_pipeline)
+def test_fingerprint_is_stable_and_follows_the_weights(saved_rules):
+    first = model_fingerprint(saved_rules)
+    assert first == model_fingerprint(saved_rules)
     assert len(first) == 16
     # meta.json (timestamps, scores) and the merge's saved policy do not count ...
-    meta = srsly.read_json(saved_pipeline / "meta.json")
-    srsly.write_json(saved_pipeline / "meta.json", {**meta, "version": "9.9.9"})
-    (saved_pipeline / "pii_merge" / "policy.json").write_text("{}")
-    assert model_fingerprint(saved_pipeline) == first
+    meta = srsly.read_json(saved_rules / "meta.json")
+    srsly.write_json(saved_rules / "meta.json", {**meta, "version": "9.9.9"})
+    (saved_rules / "pii_merge" / "policy.json").write_text("{}")
+    assert model_fingerprint(saved_rules) == first
     # ... any other file does.
-    (saved_pipeline / "pii_rules" / "patterns.jsonl").write_text('{"id": "x"}\n')
-    assert model_fingerprint(saved_pipeline) != first
+    (saved_rules / "pii_rules" / "patterns.jsonl").write_text('{"id": "x"}\n')
+    assert model_fingerprint(saved_rules) != first
 
 
 def test_fingerprint_refuses_a_folder_that_is_no_pipeline(tmp_path):
@@ -71,11 +61,11 @@ def test_fingerprint_refuses_a_folder_that_is_no_pipeline(tmp_path):
         model_fingerprint(tmp_path)
 
 
-def test_assemble_binds_the_merge_to_a_policy_file_through_its_config(saved_pipeline, tmp_path):
+def test_assemble_binds_the_merge_to_a_policy_file_through_its_config(saved_rules, tmp_path):
     policy = tmp_path / "policy.json"
     srsly.write_json(policy, _policy(PERSON=0.3, EMAIL=0.05))
     out = assemble_pipeline(
-        saved_pipeline,
+        saved_rules,
         tmp_path / "calibrated",
         settings={"pii_merge": {"model_version": "abc123"}},
         policy=policy,
@@ -88,33 +78,33 @@ def test_assemble_binds_the_merge_to_a_policy_file_through_its_config(saved_pipe
     assert merge.thresholds == {"PERSON": pytest.approx(0.3), "EMAIL": pytest.approx(0.05)}
     assert loaded.meta["pii_calibration"] == {"calibration_version": "abc123"}
     # The source folder is left as it was.
-    assert spacy.load(saved_pipeline).get_pipe("pii_merge").policy is None
+    assert spacy.load(saved_rules).get_pipe("pii_merge").policy is None
 
 
-def test_assemble_refuses_a_policy_for_another_model_version(saved_pipeline, tmp_path):
+def test_assemble_refuses_a_policy_for_another_model_version(saved_rules, tmp_path):
     policy = tmp_path / "policy.json"
     srsly.write_json(policy, _policy(PERSON=0.3))
     with pytest.raises(PolicyMismatch):
         assemble_pipeline(
-            saved_pipeline,
+            saved_rules,
             tmp_path / "calibrated",
             settings={"pii_merge": {"model_version": "retrained"}},
             policy=policy,
         )
     with pytest.raises(PolicyMismatch):  # no model_version at all
-        assemble_pipeline(saved_pipeline, tmp_path / "calibrated", policy=policy)
+        assemble_pipeline(saved_rules, tmp_path / "calibrated", policy=policy)
 
 
-def test_assemble_refuses_an_unknown_component(saved_pipeline, tmp_path):
+def test_assemble_refuses_an_unknown_component(saved_rules, tmp_path):
     with pytest.raises(ConfigError, match="no component 'pii_ner'"):
-        assemble_pipeline(saved_pipeline, tmp_path / "out", settings={"pii_ner": {}})
+        assemble_pipeline(saved_rules, tmp_path / "out", settings={"pii_ner": {}})
 
 
-def test_ship_copies_with_extras_and_respects_the_budget(saved_pipeline, tmp_path):
+def test_ship_copies_with_extras_and_respects_the_budget(saved_rules, tmp_path):
     metrics = tmp_path / "metrics.json"
     metrics.write_text('{"ok": true}')
     destination = tmp_path / "pkg" / "models" / "en_pii_default"
-    size = ship_pipeline(saved_pipeline, destination, extras={"metrics.json": metrics})
+    size = ship_pipeline(saved_rules, destination, extras={"metrics.json": metrics})
     assert size < 1.0
     assert (destination / "config.cfg").is_file()
     assert srsly.read_json(destination / "metrics.json") == {"ok": True}
@@ -123,7 +113,7 @@ def test_ship_copies_with_extras_and_respects_the_budget(saved_pipeline, tmp_pat
     assert loaded.pipe_names == ["pii_rules", "pii_merge"]
     assert (loaded.meta["name"], loaded.meta["version"]) == ("pii_default", spacy_pii.__version__)
     with pytest.raises(ConfigError, match="budget"):
-        ship_pipeline(saved_pipeline, tmp_path / "other", max_mb=0.0001)
+        ship_pipeline(saved_rules, tmp_path / "other", max_mb=0.0001)
     assert not (tmp_path / "other").exists()
 
 
@@ -173,14 +163,14 @@ def test_the_shipped_model_and_the_package_step_follow_the_package_version():
     assert (project["package_name"], project["version"]) == ("pii_default", spacy_pii.__version__)
 
 
-def test_a_policy_threshold_survives_saving_to_the_last_digit(saved_pipeline, tmp_path):
+def test_a_policy_threshold_survives_saving_to_the_last_digit(saved_rules, tmp_path):
     # srsly.write_json keeps ten significant digits; a threshold is a measured score and must
     # come back exactly, or a span scored at the cut would fall on the other side of it.
     cut = 0.9969875216484071
     policy = tmp_path / "policy.json"
     policy.write_text(json.dumps(_policy(PERSON=cut)))
     out = assemble_pipeline(
-        saved_pipeline,
+        saved_rules,
         tmp_path / "a",
         settings={"pii_merge": {"model_version": "abc123"}},
         policy=policy,
