@@ -11,6 +11,9 @@ pipeline or a peer such as Presidio. It reports:
   credit partial overlap and are for diagnosis, not for release decisions;
 * character leakage: the share of gold PII characters that no prediction covers, whatever
   its label, which is what a redactor built on these predictions would leave readable;
+* overlap level: a gold span is found when a prediction of its label overlaps it, and a
+  prediction is right when it overlaps a gold span of its label. It is the measure that
+  peers' name benchmarks report, and it separates "found the name" from "found its edges";
 * boundary misses and wrong types, counted apart from plain misses and spurious spans;
 * the false-negative worklist, with a context window in which PII is masked by default.
 
@@ -183,6 +186,7 @@ class EvaluationResult(FrozenModel):
     per_label: dict[str, Scores]
     micro: Scores
     macro: MacroScores
+    overlap: LevelScores
     token: LevelScores
     char: LevelScores
     leakage: Leakage
@@ -232,6 +236,64 @@ def document_errors(gold: Document, pred: Document) -> list[SpanError]:
                 )
             )
     return found
+
+
+def overlap_matches(gold: Iterable[Span], pred: Iterable[Span]) -> dict[str, Counter[str]]:
+    """Per label: gold spans overlapped by a same-label prediction, and the converse.
+
+    Returns ``found``/``gold`` (for recall) and ``right``/``pred`` (for precision) counts.
+    Quadratic in the spans of one document, which are few; never in its text.
+    """
+    gold_spans, pred_spans = _unique(gold), _unique(pred)
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for side, own, others in (("gold", gold_spans, pred_spans), ("pred", pred_spans, gold_spans)):
+        hit = "found" if side == "gold" else "right"
+        for span in own:
+            counts[span.label][side] += 1
+            if any(o.label == span.label and o.overlaps(span) for o in others):
+                counts[span.label][hit] += 1
+    return counts
+
+
+def _overlap_scores(counts: Counter[str]) -> Scores:
+    precision = _ratio(counts["right"], counts["pred"])
+    recall = _ratio(counts["found"], counts["gold"])
+    return Scores(
+        tp=counts["found"],
+        fp=counts["pred"] - counts["right"],
+        fn=counts["gold"] - counts["found"],
+        precision=precision,
+        recall=recall,
+        f1=f_beta(precision, recall, 1.0),
+        f2=f_beta(precision, recall, 2.0),
+    )
+
+
+def _overlap_level(counts: Mapping[str, Counter[str]]) -> LevelScores:
+    total: Counter[str] = Counter()
+    for value in counts.values():
+        total.update(value)
+    return LevelScores(
+        per_label={k: _overlap_scores(v) for k, v in sorted(counts.items())},
+        micro=_overlap_scores(total),
+    )
+
+
+def leaked_share(
+    gold: Sequence[Document], cover: Sequence[Iterable[tuple[int, int]]], label: str
+) -> float:
+    """The share of gold ``label`` characters that no interval of ``cover`` covers.
+
+    ``cover`` holds, per document, every span a system would mask, whatever its type:
+    a peer's place or date spans mask a name's characters as well as its person spans.
+    """
+    gold_chars = left = 0
+    for doc, intervals in zip(gold, cover, strict=True):
+        wanted = merged_intervals((s.start, s.end) for s in doc.spans if s.label == label)
+        covered = merged_intervals(intervals)
+        gold_chars += _length(wanted)
+        left += _length(wanted) - _overlap(wanted, covered)
+    return left / gold_chars if gold_chars else 0.0
 
 
 def _unique(spans: Iterable[Span]) -> list[Span]:
@@ -380,6 +442,7 @@ def evaluate(
     check_alignment(gold, pred)
     tokenize = tokenize or whitespace_tokens
     span_counts: dict[str, Counter[str]] = defaultdict(Counter)
+    overlap_counts: dict[str, Counter[str]] = defaultdict(Counter)
     token_counts: dict[str, Counter[str]] = defaultdict(Counter)
     char_counts: dict[str, Counter[str]] = defaultdict(Counter)
     errors: dict[str, Counter[str]] = defaultdict(Counter)
@@ -404,6 +467,9 @@ def evaluate(
                 for other in error.other_labels:
                     confusions[error.label][other] += 1
                 worklist.append(_worklist_item(index, g, p, error, context_chars, show_values))
+
+        for label, counts in overlap_matches(g.spans, p.spans).items():
+            overlap_counts[label].update(counts)
 
         tokens = list(tokenize(g.text))
         gold_tokens = _token_hits(tokens, g.spans)
@@ -434,6 +500,7 @@ def evaluate(
         per_label=per_label.per_label,
         micro=per_label.micro,
         macro=_macro(per_label.per_label),
+        overlap=_overlap_level(overlap_counts),
         token=_level(token_counts),
         char=_level(char_counts),
         leakage=Leakage(

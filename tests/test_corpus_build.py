@@ -29,13 +29,14 @@ from spacy_pii.generator.corpus import (
     split_sizes,
     trim_person,
 )
+from spacy_pii.generator.real_text import real_text_files
 from spacy_pii.taxonomy import load_taxonomy
 
 REPO = Path(__file__).resolve().parents[1]
 EXTERNAL = REPO / "corpus" / "external"
-HAS_EXTERNAL = all((EXTERNAL / n).exists() for n in (PRESIDIO_FILE, WNUT_TRAIN_FILE))
+HAS_EXTERNAL = all((EXTERNAL / n).exists() for n in (PRESIDIO_FILE, *real_text_files()))
 needs_external = pytest.mark.skipif(
-    not HAS_EXTERNAL, reason="corpus/external lacks presidio or WNUT-17 (see corpus/SOURCES.md)"
+    not HAS_EXTERNAL, reason="corpus/external lacks a source corpus (see corpus/SOURCES.md)"
 )
 FOLD = load_taxonomy().fold
 
@@ -277,29 +278,35 @@ def test_case_augment_rejects_a_bad_fraction():
 def built():
     pytest.importorskip("faker", reason="the generator needs the optional 'fake' extra")
     if not HAS_EXTERNAL:
-        pytest.skip("corpus/external lacks presidio or WNUT-17 (see corpus/SOURCES.md)")
+        pytest.skip("corpus/external lacks a source corpus (see corpus/SOURCES.md)")
     from spacy_pii.generator.corpus import build_corpus
 
     return build_corpus(EXTERNAL, seed=0, n_generated=90, case_augment_fraction=0.1)
 
 
-def test_build_never_includes_wnut_dev(built):
+def _doc_id(doc: dict) -> str | None:
+    return doc["meta"].get("id") or doc["meta"].get("doc_id")
+
+
+def test_build_never_includes_a_real_text_dev_set(built):
     splits, manifest = built
     dev_ids = set()
     for name in EVAL_ONLY_FILES:
-        if (EXTERNAL / name).exists():
-            dev_ids |= {d["meta"]["id"] for d in read_jsonl(EXTERNAL / name)}
-    ids = {d["meta"].get("id") for docs in splits.values() for d in docs}
+        dev_ids |= {_doc_id(d) for d in read_jsonl(EXTERNAL / name)}
+    assert len(dev_ids) > 2000
+    ids = {_doc_id(d) for docs in splits.values() for d in docs}
     assert not ids & dev_ids
     assert manifest["eval_only_not_included"] == list(EVAL_ONLY_FILES)
 
 
-def test_build_puts_wnut_train_in_train_only(built):
+def test_build_puts_real_text_in_train_only(built):
     splits, manifest = built
-    assert manifest["splits"]["train"]["labels"]["USERNAME"] > 1000  # WNUT @handles
+    assert manifest["splits"]["train"]["labels"]["USERNAME"] > 1000  # WNUT and BTC @handles
     for split in ("dev", "test"):
-        assert not any(str(d["meta"].get("id", "")).startswith("wnut17") for d in splits[split])
-    assert any(str(d["meta"].get("id", "")).startswith("wnut17-train") for d in splits["train"])
+        assert not any(d["meta"].get("source", "").startswith("real/") for d in splits[split])
+    sources = Counter(d["meta"]["source"] for d in splits["train"] if "augment" not in d["meta"])
+    for name in ("wnut17", "btc", "gum", "litbank", "wikigold"):
+        assert sources[f"real/{name}"] > 50, name
 
 
 def test_build_keeps_templates_within_one_split(built):

@@ -14,10 +14,10 @@ import sys
 import time
 from pathlib import Path
 
+from spacy_pii.generator.real_text import real_text_files
 from spacy_pii.generator.corpus import (
     PRESIDIO_FILE,
     SPLITS,
-    WNUT_TRAIN_FILE,
     build_corpus,
     write_jsonl,
 )
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _ensure_sources(external: Path, fallback: Path) -> None:
     external.mkdir(parents=True, exist_ok=True)
-    for name in (PRESIDIO_FILE, WNUT_TRAIN_FILE):
+    for name in (PRESIDIO_FILE, *real_text_files()):
         target = external / name
         if target.exists():
             continue
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=1,
         metavar="N",
-        help="put WNUT-17 train (the only real text in train) N times into train",
+        help="put the real-text train parts (WNUT-17, BTC, GUM, LitBank, WikiGold) N times into train",
     )
     parser.add_argument("--out", type=Path, default=ROOT / "corpus" / "built")
     parser.add_argument("--external", type=Path, default=ROOT / "corpus" / "external")

@@ -217,13 +217,19 @@ def _presidio_imports() -> None:
     logging.getLogger("presidio-analyzer").setLevel(logging.ERROR)
 
 
-def load_presidio_full() -> PresidioSystem:
-    """Presidio's default analyzer: every predefined recognizer plus spaCy NER."""
+def load_presidio_full(model_name: str = PRESIDIO_SPACY_MODEL) -> PresidioSystem:
+    """Presidio's default analyzer: every predefined recognizer plus spaCy NER.
+
+    Args:
+        model_name: the installed spaCy package or pipeline folder its NLP engine loads
+            (any other name makes Presidio try a download).
+    """
     _presidio_imports()
     from presidio_analyzer import AnalyzerEngine
     from presidio_analyzer.nlp_engine import NlpEngineProvider
 
-    engine = NlpEngineProvider(nlp_configuration=PRESIDIO_NLP_CONFIG).create_engine()
+    config = {**PRESIDIO_NLP_CONFIG, "models": [{"lang_code": "en", "model_name": model_name}]}
+    engine = NlpEngineProvider(nlp_configuration=config).create_engine()
     return PresidioSystem(AnalyzerEngine(nlp_engine=engine))
 
 

