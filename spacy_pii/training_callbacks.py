@@ -95,4 +95,3 @@ def copy_encoder_weights(
         return nlp
 
     return after_init
-

@@ -56,7 +56,9 @@ def test_fold_real_doc_applies_our_person_convention(text, span, expected):
 
 
 def test_a_labelled_mention_is_a_username_whoever_holds_it():
-    doc = _doc("RT @SportsCenter: Allen Iverson", ("@SportsCenter", "ORG"), ("Allen Iverson", "PER"))
+    doc = _doc(
+        "RT @SportsCenter: Allen Iverson", ("@SportsCenter", "ORG"), ("Allen Iverson", "PER")
+    )
     folded = fold_real_doc(doc, FOLD, "btc")
     assert _values(folded) == [("@SportsCenter", "USERNAME"), ("Allen Iverson", "PERSON")]
     assert folded["meta"]["source"] == "real/btc"
@@ -80,7 +82,7 @@ def test_split_long_never_cuts_a_span_and_rebases_offsets():
     text = "\n".join(lines)
     spans = []
     start = 0
-    for line in lines:
+    for _line in lines:
         k = text.index("Ada Lovelace", start)
         spans.append({"start": k, "end": k + 12, "label": "PERSON"})
         start = k + 12

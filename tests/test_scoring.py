@@ -346,3 +346,38 @@ def test_gold_against_itself_is_perfect(pairs):
     assert result.micro.fp == result.micro.fn == 0
     assert result.leakage.leaked_chars == 0
     assert all(s.recall == 1.0 and s.precision == 1.0 for s in result.char.per_label.values())
+
+
+# -- overlap matching and any-type name leak ---------------------------------------------
+
+
+NAMES = "Ada Byron met Alan Turing and Grace Hopper in Paris"
+
+
+def test_overlap_level_credits_a_partial_name_once_on_each_side():
+    gold = _doc(
+        NAMES, [_at(n, "PERSON", NAMES) for n in ("Ada Byron", "Alan Turing", "Grace Hopper")]
+    )
+    predicted = [("Byron", "PERSON"), ("Alan Turing", "PERSON"), ("Paris", "PERSON"),
+                 ("Grace Hopper", "ORG")]  # fmt: skip
+    pred = _doc(NAMES, [_at(value, label, NAMES) for value, label in predicted])
+    result = evaluate([gold], [pred])
+    overlap = result.overlap.per_label["PERSON"]
+    # Found: Ada Byron (partly) and Alan Turing; Grace Hopper only as another type.
+    assert overlap.recall == pytest.approx(2 / 3)
+    # Right: Byron and Alan Turing; Paris is no one.
+    assert overlap.precision == pytest.approx(2 / 3)
+    assert result.per_label["PERSON"].tp == 1  # exact matching is stricter
+
+
+def test_leaked_share_counts_every_masked_type_as_cover():
+    from spacy_pii.scoring import leaked_share
+
+    gold = _doc(NAMES, [_at("Ada Byron", "PERSON", NAMES), _at("Grace Hopper", "PERSON", NAMES)])
+    start = NAMES.index("Grace")
+    # A place span over "Grace" masks those characters too; "Hopper" and "Ada Byron" leak.
+    cover = [[(start, start + len("Grace"))]]
+    leaked = len("Ada Byron") + len(" Hopper")
+    assert leaked_share([gold], cover, "PERSON") == pytest.approx(leaked / (9 + 12))
+    assert leaked_share([gold], [[(0, len(NAMES))]], "PERSON") == 0.0
+    assert leaked_share([_doc(NAMES, [])], [[]], "PERSON") == 0.0

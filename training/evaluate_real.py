@@ -40,9 +40,7 @@ LABEL = "PERSON"
 Opt = typer.Option
 
 
-def _presidio_spans(
-    texts: list[str], cache_path: Path
-) -> list[list[tuple[int, int, str, float]]]:
+def _presidio_spans(texts: list[str], cache_path: Path) -> list[list[tuple[int, int, str, float]]]:
     cache: dict[str, list] = {}
     if cache_path.exists():
         cache = json.loads(cache_path.read_text(encoding="utf-8"))

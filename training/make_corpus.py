@@ -14,13 +14,14 @@ import sys
 import time
 from pathlib import Path
 
-from spacy_pii.generator.real_text import real_text_files
 from spacy_pii.generator.corpus import (
     PRESIDIO_FILE,
     SPLITS,
     build_corpus,
     write_jsonl,
 )
+from spacy_pii.generator.real_text import load_real_text, real_text_files
+from spacy_pii.taxonomy import load_taxonomy
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -54,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=1,
         metavar="N",
-        help="put the real-text train parts (WNUT-17, BTC, GUM, LitBank, WikiGold) N times into train",
+        help="put the real-text train parts (WNUT-17, BTC, GUM, LitBank, WikiGold) N times in",
     )
     parser.add_argument("--out", type=Path, default=ROOT / "corpus" / "built")
     parser.add_argument("--external", type=Path, default=ROOT / "corpus" / "external")
@@ -81,6 +82,15 @@ def main(argv: list[str] | None = None) -> int:
     for split in SPLITS:
         write_jsonl(args.out / f"{split}.jsonl", splits[split])
     (args.out / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    # The real-text dev suite, one file a set, and the calibration mix: the score map is fit
+    # on generated dev and real dev together, so it learns how sure the model should be on
+    # text people wrote, not only on templates.
+    real_dev = load_real_text(args.external, load_taxonomy().fold, split="dev")
+    (args.out / "real_dev").mkdir(exist_ok=True)
+    for name, docs in real_dev.items():
+        write_jsonl(args.out / "real_dev" / f"{name}.jsonl", docs)
+    mix = [*splits["dev"], *(doc for docs in real_dev.values() for doc in docs)]
+    write_jsonl(args.out / "calibration.jsonl", mix)
 
     print(f"corpus {manifest['corpus_version']} built in {elapsed:.1f}s -> {args.out}")
     labels = sorted({lab for s in SPLITS for lab in manifest["splits"][s]["labels"]})

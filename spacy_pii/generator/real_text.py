@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
+from itertools import pairwise
 from pathlib import Path
 
 from .corpus import fold_doc, label_handles, read_jsonl
@@ -136,7 +137,7 @@ def split_long(doc: dict, limit: int = TRAIN_PIECE_CHARS) -> list[dict]:
         return [doc]
     bounds = [0, *_cut_points(text, doc["spans"], limit), len(text)]
     pieces = []
-    for index, (start, end) in enumerate(zip(bounds, bounds[1:], strict=False)):
+    for index, (start, end) in enumerate(pairwise(bounds)):
         if not text[start:end].strip():
             continue
         spans = [
