@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -123,7 +124,19 @@ def wheels(tmp_path_factory) -> tuple[Path, Path]:
         root,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    for source in (root / "packages" / f"{PACKAGE}-{VERSION}", REPO):
+    # spacy-pii is built from a copy of what its wheel holds: a build in the repository
+    # would leave build/ and an egg-info there, whose metadata shadows the installed one
+    # for any process started in the repository's root.
+    source_tree = root / "spacy-pii"
+    source_tree.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, source_tree / name)
+    shutil.copytree(
+        REPO / "spacy_pii",
+        source_tree / "spacy_pii",
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+    )
+    for source in (root / "packages" / f"{PACKAGE}-{VERSION}", source_tree):
         done = _run(
             [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
              "--no-index", "--wheel-dir", str(root / "dist"), str(source)],
