@@ -331,7 +331,10 @@ def method_notes(results: dict[str, Any], *, probe_load: bool, n_probe: int) -> 
         f"row has used under {MIN_SECONDS:g} s). Time with 2 processes includes starting "
         "the workers, and every Doc comes back to the parent as bytes (Doc.to_bytes, then "
         "Doc.from_bytes); for a fast pipeline that round trip, not the pipeline, sets the "
-        "speed.",
+        "speed. With one process the CPU seconds of the measuring process are recorded too "
+        "(chars/CPU s, the fastest pass by CPU time), and the speed ratios in the checks "
+        "use them: on a shared machine the work of other processes lands in the wall time "
+        "of whichever row runs then, not in its CPU time.",
         f"Latency: one call per document, {corpus['short_docs']} documents of at most "
         f"{SHORT_DOC_MAX_CHARS} characters and {corpus['long_docs']} of {LONG_DOC_CHARS:,} "
         "characters (corpus texts joined by blank lines).",
