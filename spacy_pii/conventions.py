@@ -56,6 +56,35 @@ HONORIFICS: frozenset[str] = frozenset(
         "sgt",
         "judge",
         "justice",
+        # Military ranks written out, and titles of nobility and office: Wikipedia's lists of
+        # commanders ("Colonel Meredith H. Shade", "Brigadier General Philip M. Drew") and
+        # novels ("Count Anton", "Prince Andrew") put them before a name, outside it.
+        "colonel",
+        "general",
+        "brigadier",
+        "major",
+        "lieutenant",
+        "sergeant",
+        "corporal",
+        "admiral",
+        "commander",
+        "marshal",
+        "count",
+        "countess",
+        "baron",
+        "baroness",
+        "duke",
+        "duchess",
+        "prince",
+        "princess",
+        "king",
+        "queen",
+        "emperor",
+        "empress",
+        "sheriff",
+        "senator",
+        "governor",
+        "president",
     }
 )
 
