@@ -104,12 +104,15 @@ def build_detectors(settings: RuleSettings) -> list[Detector]:
         detectors.extend([CardDetector(), IbanDetector()])
     if "EMAIL" in wanted:
         from .email import EmailDetector
+        from .email_obfuscated import ObfuscatedEmailDetector
 
-        detectors.append(EmailDetector())
+        detectors.extend([EmailDetector(), ObfuscatedEmailDetector()])
     if "PHONE" in wanted:
         from .phone import PhoneDetector
+        from .phone_obfuscated import ObfuscatedPhoneDetector
 
         detectors.append(PhoneDetector(settings.phone_regions))
+        detectors.append(ObfuscatedPhoneDetector(settings.phone_regions))
     if "IP_ADDRESS" in wanted:
         from .network import IpAddressDetector
 

@@ -8,8 +8,10 @@ position the index it came from, so a hit on the folded text maps back to an exa
 the original.
 
 Sources: Unicode's confusables data (UTS #39) for the Cyrillic and Greek letters that render
-like Latin ones; NFKC width folding for the fullwidth forms U+FF01..U+FF5E; the Unicode
-general category Cf for zero-width characters.
+like Latin ones; NFKC width folding for the fullwidth forms U+FF01..U+FF5E; NFKC for the
+letters and digits whose compatibility form is one ASCII letter or digit (mathematical
+alphanumerics such as "𝚊𝚍𝚊", circled letters, superscript digits); the Unicode general
+category Cf for zero-width characters.
 """
 
 from __future__ import annotations
@@ -105,7 +107,26 @@ def _build_table() -> dict[int, str]:
         char = chr(code)
         if code not in table and unicodedata.category(char) == "Nd":
             table[code] = str(unicodedata.digit(char))
+    # Letters and digits whose NFKC form is one ASCII letter or digit: mathematical
+    # alphanumerics ("𝚊𝚍𝚊", "𝟓𝟓𝟓"), circled and parenthesised letters, superscripts.
+    for block in _COMPATIBILITY_BLOCKS:
+        for code in block:
+            char = chr(code)
+            # Circled and squared letters are symbols (So) by category, letters to a reader.
+            if code in table or unicodedata.category(char) not in _ALPHANUMERIC_CATEGORIES:
+                continue
+            folded = unicodedata.normalize("NFKC", char)
+            if len(folded) == 1 and folded.isascii() and folded.isalnum():
+                table[code] = folded
     return table
+
+
+# The blocks that hold letters and digits with an ASCII compatibility form (the Unicode
+# code charts): Latin-1 Supplement to Letterlike Symbols and Enclosed Alphanumerics in the
+# Basic Multilingual Plane, the Mathematical Alphanumeric Symbols and the Enclosed
+# Alphanumeric Supplement above it.
+_ALPHANUMERIC_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Nd", "Nl", "No", "So"})
+_COMPATIBILITY_BLOCKS = (range(0x80, 0x2500), range(0x1D400, 0x1D800), range(0x1F100, 0x1F200))
 
 
 _TABLE = _build_table()

@@ -11,8 +11,8 @@ Sources, one per rule:
   confirmed number scores ``1.0``.
   A card is written without separators, or in the groups the networks emboss: blocks of
   four (``4-4-4-4``, ``4-4-4-4-3``, ``4-4-4``), or ``4-6-5`` (American Express) and
-  ``4-6-4`` (Diners Club); one separator kind, a single space or a single hyphen,
-  throughout.
+  ``4-6-4`` (Diners Club); one separator kind, a single space, a single hyphen or a single
+  dot, throughout.
   Issuer tables go stale (Mastercard's 2-series arrived in 2017; Mir, RuPay and Troy are
   not listed), so a Luhn-valid number of 13 to 19 digits whose range is unknown still
   counts where a card cue ("card", "Visa", "credit", "PAN", ...) opens its line, up to
@@ -100,6 +100,11 @@ _CARD_RUN = re.compile(
     r"(?<![A-Za-z0-9_+])(?<![A-Za-z0-9_]-)(?<![0-9]\.)(?<![0-9] )[0-9]++(?:[ \-][0-9]++)*+"
 )
 _SPACE_TOKEN = re.compile(r"[^ ]++")
+# The same groups joined by dots ("4242.4242.4242.4242"), a form people type to keep a
+# number off scrapers; never part of a longer dotted run (a version, an OID, a decimal).
+_DOTTED_CARD = re.compile(
+    r"(?<![A-Za-z0-9_+.\-])[0-9]{4}(?:\.[0-9]{1,6}){2,4}+(?![A-Za-z0-9_\-]|\.[0-9])"
+)
 # A card holds CARD_MIN_DIGITS digits and starts with one: a text with fewer (most prose)
 # skips the run pattern, whose look-behinds are otherwise tried at every position, and
 # the others are scanned from their first digit (a look-behind still sees the characters
@@ -266,6 +271,10 @@ def card_spans(text: str) -> Iterator[tuple[int, int]]:
                 yield start, end
         if stretch and not stretch_glued and is_card(*_stretch_bounds(stretch)):
             yield stretch[0][0], stretch[-1][1]
+    if "." in text:
+        for match in _DOTTED_CARD.finditer(text, scan_from):
+            if is_card(match.start(), match.end(), match.group().split(".")):
+                yield match.start(), match.end()
 
 
 def _stretch_bounds(stretch: list[tuple[int, int, str]]) -> tuple[int, int, list[str]]:
