@@ -24,7 +24,7 @@ from .calibration import ThresholdPoint
 from .documents import Document, DroppedSpan, Span
 from .errors import ConfigError
 from .gate import GateResult
-from .scoring import DEFAULT_CONTEXT_CHARS, EvaluationResult, Scores, document_errors
+from .scoring import DEFAULT_CONTEXT_CHARS, EvaluationResult, Scores, document_errors, text_shape
 from .taxonomy import Taxonomy, load_taxonomy
 
 # Rows of the worklist a report shows; the full list is in the metrics JSON.
@@ -145,7 +145,9 @@ def error_view(
 
     The window is cut at every gold and predicted boundary; each piece inside a span
     becomes one ``[TYPE]`` token (its value only with ``show_values``), so the rendering
-    shows where gold and prediction begin and end without the characters between.
+    shows where gold and prediction begin and end without the characters between; the text
+    around them is shown as its shape (:func:`~spacy_pii.scoring.text_shape`) unless
+    ``show_values``.
     """
     text = gold.text
     lo, hi = max(0, start - context_chars), min(len(text), end + context_chars)
@@ -167,7 +169,8 @@ def error_view(
         token_at[a] = len(tokens)
         covering = [(side, s) for side, s in spans if s.start <= a and s.end >= b]
         if not covering:
-            tokens.extend(text[a:b].split())
+            # Text no span marks may still be personal data: its shape only, unless asked.
+            tokens.extend((text[a:b] if show_values else text_shape(text[a:b])).split())
         elif show_values:
             tokens.extend(text[a:b].split() or ["\u00b7"])
         else:

@@ -347,11 +347,14 @@ def masked_text(
     *,
     target: tuple[int, int] | None = None,
 ) -> str:
-    """``text[start:end]`` with every masked interval replaced by its type.
+    """``text[start:end]`` with every masked interval replaced by its type, as a shape.
 
     Overlapping masks merge into one placeholder. The placeholder holding ``target`` reads
     ``[[TYPE]]`` so a reviewer can tell the span under review from its neighbours
-    (``[TYPE]``). Whitespace runs fold to one space so a context stays on one line.
+    (``[TYPE]``). Between the placeholders only the shape of the text is left
+    (:func:`text_shape`: every letter ``x`` or ``X``, every digit ``d``): personal data that
+    neither the gold nor a prediction marks would otherwise print as it is. Whitespace runs
+    fold to one space so a context stays on one line.
     """
     clipped = sorted(
         (max(s, start), min(e, end), label) for s, e, label in masks if s < end and e > start
@@ -366,13 +369,25 @@ def masked_text(
     pieces: list[str] = []
     cursor = start
     for s, e, labels in groups:
-        pieces.append(text[cursor:s])
+        pieces.append(text_shape(text[cursor:s]))
         is_target = target is not None and s < target[1] and target[0] < e
         name = "|".join(sorted(labels))
         pieces.append(f"[[{name}]]" if is_target else f"[{name}]")
         cursor = e
-    pieces.append(text[cursor:end])
+    pieces.append(text_shape(text[cursor:end]))
     return " ".join("".join(pieces).split())
+
+
+def text_shape(text: str) -> str:
+    """``text`` with every letter as ``X`` (upper case) or ``x`` and every digit as ``d``.
+
+    Any script's letters and digits count (``str.isalpha``, ``str.isnumeric``); punctuation,
+    symbols and white space stay, so a reviewer still sees "xxxx: dd-dd, [[PERSON]]".
+    """
+    return "".join(
+        ("X" if char.isupper() else "x") if char.isalpha() else "d" if char.isnumeric() else char
+        for char in text
+    )
 
 
 def _worklist_item(

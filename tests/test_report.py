@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import json
 import re
 import shutil
 import subprocess
@@ -105,8 +106,9 @@ def test_error_view_shows_boundaries_without_characters(pair):
     gold, pred = pair
     start = TEXT.index("078-05-1120")
     view = error_view(0, gold[0], pred[0], start, start + 11, title="t", context_chars=5)
-    # The SSN splits where the prediction ends: two masked pieces, gold over both.
-    assert view["tokens"] == ["SSN", "[GOV_ID]", "[GOV_ID]", "befo"]
+    # The SSN splits where the prediction ends: two masked pieces, gold over both; the text
+    # around them is its shape only.
+    assert view["tokens"] == ["XXX", "[GOV_ID]", "[GOV_ID]", "xxxx"]
     spans = {(s["label"], s["start_token"], s["end_token"]) for s in view["spans"]}
     assert spans == {("gold GOV_ID", 1, 3), ("pred GOV_ID", 1, 2)}
 
@@ -168,3 +170,87 @@ def test_document_ids_from_the_input_are_escaped(pair):
     result, gate = evaluate(gold, pred), None
     page = render_html(result, gate, views=error_views(gold, pred))
     assert "<script>" not in page and "&lt;script&gt;" in page
+
+
+# Canaries: personal data that neither the gold nor the predictions mark, inside every
+# context window. No report may hold them, nor any run of their letters or digits.
+CANARIES = ("Quokkabelle", "Zanzibarov", "7731")
+
+
+def _canary_files(tmp_path: Path) -> tuple[Path, Path]:
+    import json
+
+    texts = [
+        "Quokkabelle Zanzibarov wrote: call Ada Byron on 415-555-0134, pin 7731.",
+        "Zanzibarov says SSN 078-05-1120 belongs to Quokkabelle, code 7731",
+    ]
+    gold_rows, pred_rows = [], []
+    for text in texts:
+        spans = []
+        for value, label in (
+            ("Ada Byron", "PERSON"),
+            ("415-555-0134", "PHONE"),
+            ("078-05-1120", "US_SSN"),
+        ):
+            if value in text:
+                start = text.index(value)
+                spans.append({"start": start, "end": start + len(value), "label": label})
+        gold_rows.append({"text": text, "spans": spans})
+        # The model misses every span but the last, so each gold span is on the worklist.
+        pred_rows.append({"text": text, "spans": spans[-1:]})
+    gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
+    gold.write_text("".join(json.dumps(r) + "\n" for r in gold_rows), encoding="utf-8")
+    pred.write_text("".join(json.dumps(r) + "\n" for r in pred_rows), encoding="utf-8")
+    return gold, pred
+
+
+def _report_texts(tmp_path: Path, *extra: str) -> dict[str, str]:
+    from typer.testing import CliRunner
+
+    from spacy_pii.cli import app
+
+    gold, pred = _canary_files(tmp_path)
+    out = {
+        "metrics.json": tmp_path / "metrics.json",
+        "report.html": tmp_path / "report.html",
+        "report.md": tmp_path / "report.md",
+    }
+    result = CliRunner().invoke(
+        app,
+        [
+            "evaluate",
+            str(gold),
+            "--pred",
+            str(pred),
+            "--output",
+            str(out["metrics.json"]),
+            "--report",
+            str(out["report.html"]),
+            "--markdown",
+            str(out["report.md"]),
+            *extra,
+        ],
+    )
+    assert result.exit_code in (0, 1), result.output
+    texts = {name: path.read_text(encoding="utf-8") for name, path in out.items()}
+    texts["console"] = result.output
+    texts.update(
+        (f"report_assets/{p.name}", p.read_bytes().decode("latin-1"))
+        for p in (tmp_path / "report_assets").glob("*")
+    )
+    return texts
+
+
+def test_no_report_format_holds_a_canary_without_show_values(tmp_path):
+    texts = _report_texts(tmp_path)
+    worklist = json.loads(texts["metrics.json"])["evaluation"]["worklist"]
+    assert worklist and all("[[" in item["context"] for item in worklist)
+    for name, text in texts.items():
+        for canary in CANARIES:
+            assert canary not in text, (name, canary)
+
+
+def test_show_values_puts_the_canaries_in_the_reports(tmp_path):
+    texts = _report_texts(tmp_path, "--show-values")
+    for name in ("metrics.json", "report.html", "report.md"):
+        assert "Quokkabelle" in texts[name] or "Zanzibarov" in texts[name], name

@@ -186,7 +186,7 @@ def test_dropped_labels_are_skipped_on_both_sides_and_counted():
     assert result.dropped_pred == {"DATE_TIME": 1}
     # Not scored, but still a quasi-identifier: the worklist masks it.
     (item,) = result.worklist
-    assert item.context == "Paid on [DATE_TIME] by [[PERSON]]"
+    assert item.context == "Xxxx xx [DATE_TIME] xx [[PERSON]]"
 
 
 def test_document_round_trips_through_a_jsonl_line():
@@ -254,7 +254,7 @@ def test_worklist_shows_values_only_when_asked(seed_pair):
 def test_masked_text_merges_overlaps_and_marks_the_target():
     text = "x 0123456789 y"
     masks = [(2, 8, "GOV_ID"), (5, 12, "PAYMENT")]
-    assert masked_text(text, 0, len(text), masks) == "x [GOV_ID|PAYMENT] y"
+    assert masked_text(text, 0, len(text), masks) == "x [GOV_ID|PAYMENT] x"
     assert masked_text(text, 0, 6, masks, target=(2, 8)) == "x [[GOV_ID|PAYMENT]]"
 
 
