@@ -221,6 +221,9 @@ class _Plan:
         keyed = sorted(name for name, op in self.operators.items() if op.needs_key)
         if keyed and self.key is None:
             raise ConfigError(f"operators for {keyed} need a key (hash, fake); none was given")
+        for type_name, op in self.operators.items():
+            if op.name == "fake":
+                _check_fake(type_name, op)
         self._default = self.operators.get(DEFAULT_KEY, Operator())
 
     def irreversible(self, type_name: str) -> bool:
@@ -240,6 +243,20 @@ def _digest(key: bytes, purpose: str, type_name: str, value: str) -> bytes:
 def _partial(value: str, op: Operator) -> str:
     kept = min(op.keep, len(value) // 2)
     return op.char * (len(value) - kept) + value[len(value) - kept :]
+
+
+def _check_fake(type_name: str, op: Operator) -> None:
+    """Fail at start-up, not on the first matching line: Faker, its locale, a provider."""
+    try:
+        from faker.config import AVAILABLE_LOCALES
+    except ImportError:
+        raise MissingExtra(
+            "the 'fake' operator needs Faker: pip install 'spacy-pii[fake]'"
+        ) from None
+    if op.locale not in AVAILABLE_LOCALES:
+        raise ConfigError(f"operator for {type_name}: Faker has no locale {op.locale!r}")
+    if type_name != DEFAULT_KEY and type_name not in FAKE_PROVIDERS:
+        raise ConfigError(f"the 'fake' operator has no Faker provider for {type_name}")
 
 
 _FAKERS: dict[str, Any] = {}
@@ -507,7 +524,19 @@ class RestoreResult(_RestoreVerdict):
 def _check_vault(vault: object) -> Mapping[str, str]:
     if not isinstance(vault, Mapping):
         raise InvalidInput(vault, expected="a vault mapping")
+    # A None, a number or bytes would restore as "None", "42" or "b'...'", or raise deep
+    # inside the substitution: a vault is placeholders to strings, checked before any work.
+    for key, value in vault.items():
+        if not isinstance(key, str):
+            raise InvalidInput(key, expected="a vault key of type str")
+        if not isinstance(value, str):
+            raise InvalidInput(value, expected=f"a str vault value for {_shown_key(key)}")
     return vault
+
+
+def _shown_key(key: str) -> str:
+    # A placeholder names a type and a number; anything else could be data: not shown.
+    return key if PLACEHOLDER.fullmatch(key) else "a key"
 
 
 def _substitute(

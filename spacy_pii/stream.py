@@ -34,8 +34,9 @@ encoded as JSON in one process, by ``nlp.pipe(as_tuples=True)`` with the line nu
 contexts. With ``n_process`` above 1, worker processes do the chunks and the main process
 only reads, orders and writes; the output is byte-identical to a single-process run.
 
-Resume. Each chunk is written and flushed as soon as it is done, the vault before the
-output, so a killed run loses at most a partial trailing line of each. :func:`resume_point`
+Resume. Each chunk is written, flushed and synced to the disk as soon as it is done, the
+vault before the output, so a killed run loses at most a partial trailing line of each, and
+a power loss at most the batch being written. :func:`resume_point`
 cuts that partial line, reads the ``line`` of the last complete record and drops vault
 records past it; the rerun skips that many input lines and appends. The input must be the
 same file.
@@ -45,6 +46,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 import threading
 import time
@@ -70,6 +72,7 @@ from .pipeline.stream import (
     max_text_length,
     redact_items,
 )
+from .redact import PLACEHOLDER
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -183,23 +186,67 @@ def resume_point(output: Path, vault: Path | None = None) -> int:
     """Prepare ``output`` (and ``vault``) for appending; return the last line done, 0 if none.
 
     A partial trailing line is cut from both files, then vault records past the output's
-    last line: the vault is flushed before the output, so it may run ahead, never behind.
+    last line: the vault is written before the output, so it may run ahead, never behind.
+    A vault that ends before an output line with placeholders has lost records (cut,
+    replaced, or from another run): resuming would leave those placeholders unrestorable.
+
+    Raises:
+        ConfigError: the output or the vault has a record without a line number, or the
+            vault ends before the last output line that has placeholders.
     """
     if not output.exists():
         return 0
     fh, end = _complete_lines(output)
     with fh:
         done = _line_of(fh, end)[1] if end else 0
-    if vault is not None and vault.exists():
-        vh, vend = _complete_lines(vault)
-        with vh:
-            while vend:
-                start, number = _line_of(vh, vend)
-                if number <= done:
-                    break
-                vend = start
-            vh.truncate(vend)
+        if vault is None:
+            return done
+        vault_done = 0
+        if vault.exists():
+            vh, vend = _complete_lines(vault)
+            with vh:
+                while vend:
+                    start, number = _line_of(vh, vend)
+                    if number <= done:
+                        vault_done = number
+                        break
+                    vend = start
+                vh.truncate(vend)
+        behind = _placeholder_line_after(fh, end, vault_done)
+    if behind is not None:
+        raise ConfigError(
+            f"cannot resume: output line {behind} has placeholders but the vault ends at "
+            f"line {vault_done}; the vault and the output disagree, so start a new run"
+        )
     return done
+
+
+def _placeholder_line_after(fh: IO[bytes], end: int, line: int) -> int | None:
+    """The last output line after ``line`` whose text holds a placeholder, or ``None``.
+
+    Reads backwards only over the records after ``line``: in a run that agrees, none.
+    """
+    while end:
+        start, number = _line_of(fh, end)
+        if number <= line:
+            return None
+        fh.seek(start)
+        record = json.loads(fh.read(end - start))
+        if _has_placeholder(record):
+            return number
+        end = start
+    return None
+
+
+def _has_placeholder(record: dict) -> bool:
+    text, spans = record.get("text"), record.get("spans") or ()
+    if not isinstance(text, str):
+        return False
+    labels = {span.get("label") for span in spans if isinstance(span, dict)}
+    return any(
+        match.group(2) is not None and match.group(1) in labels
+        for match in PLACEHOLDER.finditer(text)
+    )
 
 
 def _open_private(path: Path, append: bool) -> IO[bytes]:
@@ -357,16 +404,29 @@ def redact_file(
         ) as bar:
             for chunk in _processed(nlp, chunks, opts, vault is not None):
                 # The vault first: after a kill it may run ahead of the output, never behind.
+                # Both reach the disk at each batch boundary, so a power loss costs at most
+                # the batch being written (see resume_point).
                 if vault_file is not None and chunk.vault:
                     vault_file.write(chunk.vault)
-                    vault_file.flush()
+                    _synced(vault_file)
                 outfile.write(chunk.output)
-                outfile.flush()
+                _synced(outfile)
                 stats.merge(chunk.stats)
                 bar.update(chunk.lines)
                 if chunk.failure is not None:
                     raise StreamFailed(*chunk.failure)
     return stats
+
+
+def _synced(fh: IO[bytes]) -> None:
+    """Flush ``fh`` and, for a regular file, sync it to the disk (pipes and ttys cannot)."""
+    fh.flush()
+    try:
+        descriptor = fh.fileno()
+    except (OSError, ValueError):  # an in-memory stream (a test's stdout) has no file
+        return
+    if stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.fsync(descriptor)
 
 
 @contextmanager

@@ -466,3 +466,70 @@ def test_summary_lists_the_first_lines_of_a_kind_and_counts_the_rest():
         "15 lines: 3 redacted, 12 not processed",
         "  invalid_json: 12 (line 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ... (2 more))",
     ]
+
+
+# -- no silent failure --------------------------------------------------------------------
+
+
+def test_a_fake_operator_with_an_unknown_locale_exits_2_before_the_first_line(
+    tmp_path, contact_file, monkeypatch
+):
+    monkeypatch.setenv("SPACY_PII_KEY", "k" * 32)
+    out = tmp_path / "out.jsonl"
+    operators = json.dumps({"EMAIL": {"operator": "fake", "locale": "xx_XX"}})
+    result = _run(contact_file, "-o", out, "--model", "rules", "--operators", operators)
+    assert result.exit_code == 2
+    assert "locale 'xx_XX'" in result.stderr
+    assert not out.exists() or out.read_text() == ""
+
+
+def test_a_missing_model_path_exits_2_with_one_line(tmp_path, contact_file):
+    result = _run(contact_file, "--model", tmp_path / "no-such-model")
+    assert result.exit_code == 2
+    assert result.stderr.strip().count("\n") == 0
+    assert "Traceback" not in result.output and "no pipeline" in result.stderr
+
+
+def test_resume_stops_when_the_vault_lost_records_the_output_needs(tmp_path):
+    source = _write_jsonl(tmp_path / "in.jsonl", [f"mail user{i}@example.com" for i in range(6)])
+    out, vault = tmp_path / "out.jsonl", tmp_path / "vault.jsonl"
+    first = _run(source, "-o", out, "--model", "rules", "--vault", vault, "--batch-size", 2)
+    assert first.exit_code == 0, first.stderr
+    # Half the vault is lost (a copy cut short, a disk that lied about a write).
+    lines = vault.read_bytes().splitlines(keepends=True)
+    vault.write_bytes(b"".join(lines[:3]))
+    resumed = _run(
+        source, "-o", out, "--model", "rules", "--vault", vault, "--resume", "--batch-size", 2
+    )
+    assert resumed.exit_code == 2
+    assert "vault ends at line 3" in resumed.stderr and "disagree" in resumed.stderr
+    assert vault.read_bytes() == b"".join(lines[:3])  # nothing appended to either
+    assert len(_records(out)) == 6
+
+
+def test_resume_with_an_agreeing_vault_goes_on(tmp_path):
+    source = _write_jsonl(tmp_path / "in.jsonl", [f"mail user{i}@example.com" for i in range(4)])
+    out, vault = tmp_path / "out.jsonl", tmp_path / "vault.jsonl"
+    assert _run(source, "-o", out, "--model", "rules", "--vault", vault).exit_code == 0
+    result = _run(source, "-o", out, "--model", "rules", "--vault", vault, "--resume")
+    assert result.exit_code == 0, result.stderr
+    assert "resumed after line 4" in result.stderr and "at most the batch" in result.stderr
+
+
+def test_output_and_vault_are_synced_at_each_batch_boundary(tmp_path, monkeypatch):
+    import spacy_pii.stream as stream_module
+
+    synced: list[int] = []
+    real_fsync = stream_module.os.fsync
+
+    def counting_fsync(descriptor: int) -> None:
+        synced.append(descriptor)
+        real_fsync(descriptor)
+
+    monkeypatch.setattr(stream_module.os, "fsync", counting_fsync)
+    source = _write_jsonl(tmp_path / "in.jsonl", [f"mail user{i}@example.com" for i in range(6)])
+    out, vault = tmp_path / "out.jsonl", tmp_path / "vault.jsonl"
+    nlp = load_redaction_pipeline("rules")
+    redact_file(nlp, source, out, StreamOptions(batch_size=2), vault=vault, progress=False)
+    # Three batches, each syncing the vault and then the output.
+    assert len(synced) == 6 and len(set(synced)) == 2

@@ -178,8 +178,6 @@ CANARIES = ("Quokkabelle", "Zanzibarov", "7731")
 
 
 def _canary_files(tmp_path: Path) -> tuple[Path, Path]:
-    import json
-
     texts = [
         "Quokkabelle Zanzibarov wrote: call Ada Byron on 415-555-0134, pin 7731.",
         "Zanzibarov says SSN 078-05-1120 belongs to Quokkabelle, code 7731",

@@ -262,3 +262,9 @@ def test_placeholder_scan_is_linear(text: str) -> None:
     restore(text, {"<EMAIL_1>": "x"})
     redact(text, [(0, 5, "EMAIL")])
     assert time.perf_counter() - started < 1.0
+
+
+@pytest.mark.parametrize("value", [None, 42, b"ada@example.com", ["ada@example.com"]])
+def test_restore_rejects_a_vault_value_that_is_not_a_string(value):
+    with pytest.raises(InvalidInput, match="vault value for <EMAIL_1>"):
+        restore("write to <EMAIL_1>", {"<EMAIL_1>": value})

@@ -9,6 +9,8 @@ from typing import Any
 import spacy
 from spacy.language import Language
 
+from ..errors import ConfigError
+
 # The trained default pipeline ships inside the package, built by `spacy project run all`.
 SHIPPED_PIPELINE = "models/en_pii_default"
 GUARDED_TOKENIZER = {"@tokenizers": "pii.guarded_tokenizer.v1"}
@@ -38,4 +40,9 @@ def load_pipeline(name: str = "default", **kwargs: Any) -> Language:
     if name == "default":
         path = shipped_pipeline_path()
         return spacy.load(path, **kwargs) if path is not None else rules_pipeline()
+    if not (spacy.util.is_package(name) or Path(name).exists()):
+        # spaCy's own OSError (E050) comes with a traceback; a typed error is one line.
+        raise ConfigError(
+            f"no pipeline {name!r}: not 'rules' or 'default', an installed package or a folder"
+        )
     return spacy.load(name, **kwargs)

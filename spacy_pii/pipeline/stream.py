@@ -135,7 +135,10 @@ class StreamStats:
         failed = self.errors.total()
         head = f"{self.redacted + failed} lines: {self.redacted} redacted, {failed} not processed"
         if self.skipped:
-            head += f" (resumed after line {self.skipped})"
+            head += (
+                f" (resumed after line {self.skipped}; output and vault are synced per batch,"
+                " so a crash costs at most the batch in flight)"
+            )
         out = [head]
         for kind in sorted(self.errors, key=_kind_order):
             count = self.errors[kind]
