@@ -53,6 +53,11 @@ def test_obfuscated_email_recall_is_at_least_0_95(score):
     assert score.recall("EMAIL") >= 0.95, score.missed
 
 
+@pytest.mark.parametrize("label", ["PHONE", "PAYMENT", "SECRET"])
+def test_obfuscated_phones_cards_and_uri_secrets_are_found(score, label):
+    assert score.recall(label) >= 0.95, [kind for missed, kind in score.missed if missed == label]
+
+
 def test_negatives_get_no_more_false_positives_than_before(score):
     assert sum(score.false_positives.values()) <= FALSE_POSITIVES_BEFORE, score.false_positives
     assert score.false_positives["EMAIL"] <= EMAIL_FALSE_POSITIVES_BEFORE

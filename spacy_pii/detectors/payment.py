@@ -112,9 +112,10 @@ _DOTTED_CARD = re.compile(
 _CARD_GATE = at_least_digits(CARD_MIN_DIGITS)
 
 
-# A card's digits lie in one run of _CARD_RUN, each joined to the next by at most one space
-# or hyphen: a text whose digits are spread over dates, prices and phone numbers has none.
-_CARD_DIGIT_RUN = re.compile(rf"[0-9](?:[ \-]?[0-9]){{{CARD_MIN_DIGITS - 1}}}")
+# A card's digits lie in one run of _CARD_RUN (or of _DOTTED_CARD), each joined to the next
+# by at most one space, hyphen or dot: a text whose digits are spread over dates, prices and
+# phone numbers has none.
+_CARD_DIGIT_RUN = re.compile(rf"[0-9](?:[ .\-]?[0-9]){{{CARD_MIN_DIGITS - 1}}}")
 
 
 def _card_scan_start(text: str) -> int | None:
