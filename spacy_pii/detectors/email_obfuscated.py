@@ -44,8 +44,9 @@ _ENTITY_AT = r"&#0{0,3}64;|&#[xX]0{0,3}40;|&commat;|%40"
 _ENTITY_DOT = r"&#0{0,3}46;|&#[xX]0{0,3}2[eE];|&period;|%2[eE]"
 _SPELLED_AT = r"[ \t]{1,3}(?:at|AT)[ \t]{1,3}"
 _SPELLED_DOT = r"[ \t]{1,3}(?:dot|DOT)[ \t]{1,3}"
-_SPACED_AT = r"[ \t]{1,3}@[ \t]{0,3}|@[ \t]{1,3}"
-_SPACED_DOT = r"[ \t]{1,3}\.[ \t]{0,3}|\.[ \t]{1,3}"
+# Spaces on both sides: "@handle" after a word is a mention, and ". " ends a sentence.
+_SPACED_AT = r"[ \t]{1,3}@[ \t]{1,3}"
+_SPACED_DOT = r"[ \t]{1,3}\.[ \t]{1,3}"
 
 _AT = rf"(?P<at>{_BRACKET_AT}|{_ENTITY_AT}|{_SPELLED_AT}|{_SPACED_AT}|@)"
 _DOT = rf"(?:{_BRACKET_DOT}|{_ENTITY_DOT}|{_SPELLED_DOT}|{_SPACED_DOT}|\.)"
@@ -130,6 +131,7 @@ def _unmunged(written: str) -> tuple[str, bool]:
     return _UNMUNGE.sub(plain, written), spelled
 
 
+_SPACED_AT_ONLY = re.compile(rf"^(?:{_SPACED_AT})$")
 _PLAIN_DOT = re.compile(rf"{_BRACKET_DOT}|{_ENTITY_DOT}|{_SPELLED_DOT}")
 
 # Template words that stand for an address rather than being one ("name [at] domain [dot]
@@ -142,10 +144,14 @@ def _munged_form_ok(match: re.Match[str], address: str, spelled: bool) -> bool:
     local, _, domain = address.rpartition("@")
     if local.lower() in _TEMPLATE_LOCALS or _TEMPLATE_DOMAINS & set(domain.lower().split(".")):
         return False
+    # Only a bracket or an encoding is a deliberate "@"; a spelled or spaced one must end in
+    # a common top-level domain ("Fair point @ kyle28walker . Should" is a reply, not mail).
+    if domain.rsplit(".", 1)[-1].lower() not in SPELLED_TLDS and (
+        spelled or _SPACED_AT_ONLY.search(match["at"]) is not None
+    ):
+        return False
     if not spelled:
         return True
-    if domain.rsplit(".", 1)[-1].lower() not in SPELLED_TLDS:
-        return False
     if local.split(".", 1)[0].lower() in _PROSE_BEFORE_AT:
         return False
     # A spelled "at" with only plain dots after it is prose ("deals at amazon.com"): the

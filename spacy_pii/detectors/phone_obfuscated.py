@@ -35,6 +35,7 @@ _SPACED_GROUPS = re.compile(
     r"(?:(?: {1,2}[\-./] {1,2}| ?[\-./] ?| {1,2})[0-9]{2,5}){0,3}+(?![\w.\-])"
 )
 _SPACED_SEPARATOR = re.compile(r" [\-./]|[\-./] ")
+_SEPARATORS = re.compile(r"[\-./]")
 _JOINS = re.compile(r" *[\-./] *| +")
 # What each form needs at least once, found in one C-speed scan: three digits one space
 # apart, or a separator with a space beside it between two digits.
@@ -65,6 +66,8 @@ class ObfuscatedPhoneDetector:
             written = match.group()
             if _SPACED_SEPARATOR.search(written) is None:
                 continue  # no spaced separator: the phone rule reads this form itself
+            if len(set(_SEPARATORS.findall(written))) > 1:
+                continue  # "2012 - 11/3976": a date or a reference, not one number's groups
             compact = _JOINS.sub("-", written)
             if self._valid(compact):
                 yield Hit(match.start(), match.end(), PHONE, 1.0, self.id)
