@@ -132,7 +132,7 @@ def _unmunged(written: str) -> tuple[str, bool]:
 
 
 _SPACED_AT_ONLY = re.compile(rf"^(?:{_SPACED_AT})$")
-_PLAIN_DOT = re.compile(rf"{_BRACKET_DOT}|{_ENTITY_DOT}|{_SPELLED_DOT}")
+_MUNGED_DOT = re.compile(rf"{_BRACKET_DOT}|{_ENTITY_DOT}|{_SPELLED_DOT}")
 
 # Template words that stand for an address rather than being one ("name [at] domain [dot]
 # tld", "you (at) yourcompany (dot) com").
@@ -156,7 +156,7 @@ def _munged_form_ok(match: re.Match[str], address: str, spelled: bool) -> bool:
         return False
     # A spelled "at" with only plain dots after it is prose ("deals at amazon.com"): the
     # domain must spell or bracket a dot too.
-    return _PLAIN_DOT.search(match["domain"]) is not None
+    return _MUNGED_DOT.search(match["domain"]) is not None
 
 
 class ObfuscatedEmailDetector:
@@ -167,7 +167,7 @@ class ObfuscatedEmailDetector:
 
     def may_occur(self, anchors: Anchors) -> bool:
         """Whether ``anchors``' text holds a literal that every munged form needs."""
-        return anchors.folds_to_ascii or _may_hold_munged(anchors.lowered)
+        return _may_hold_munged(anchors.lowered)
 
     def find(self, text: str) -> Iterator[Hit]:
         """Yield one ``EMAIL`` hit per munged address in ``text``."""
