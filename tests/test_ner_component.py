@@ -426,15 +426,20 @@ def test_the_shipped_pipeline_writes_scores_through_its_pooled_score_map(tmp_pat
 
 
 def test_the_shipped_pipeline_splits_a_list_of_names():
-    nlp = spacy.load(SHIPPED)
     text = "Probation period: 9 weeks\nInterviewers: P. Dippel, A. Wulff"
+    nlp = spacy.load(SHIPPED)
     assert nlp.get_pipe("pii_ner").settings.split_name_lists is True
-    split_doc = nlp(text)
-    split = [(s.text, s.label_) for s in split_doc.spans["pii_ner"]]
-    # An override on the saved pipeline takes effect (the settings live in its config).
-    whole_nlp = spacy.load(SHIPPED, config={"components": {"pii_ner": {"split_name_lists": False}}})
-    whole_doc = whole_nlp(text)
-    whole = [(s.text, s.label_) for s in whole_doc.spans["pii_ner"]]
-    # The model takes the list as one span; the convention makes it two.
-    assert whole == [("P. Dippel, A. Wulff", "PERSON")]
-    assert split == [("P. Dippel", "PERSON"), ("A. Wulff", "PERSON")]
+    found = nlp(text)
+    assert [(s.text, s.label_) for s in found.spans["pii_ner"]] == [
+        ("P. Dippel", "PERSON"),
+        ("A. Wulff", "PERSON"),
+    ]
+    # The convention itself, on a span the model might propose whole: two full names at a
+    # comma become two spans, and an override on the saved pipeline switches it off.
+    doc = nlp.make_doc(text)
+    start = next(t.i for t in doc if t.text == "P.")
+    whole = (start, len(doc))
+    parts = nlp.get_pipe("pii_ner")._person_bounds(doc, *whole)
+    assert [doc[a:b].text for a, b in parts] == ["P. Dippel", "A. Wulff"]
+    off = spacy.load(SHIPPED, config={"components": {"pii_ner": {"split_name_lists": False}}})
+    assert off.get_pipe("pii_ner")._person_bounds(doc, *whole) == [whole]
