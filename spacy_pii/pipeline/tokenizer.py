@@ -4,8 +4,11 @@ spaCy's rule tokenizer strips prefixes and suffixes one at a time, and each step
 rest of the whitespace-free run again, so a run costs its length times the number of affix
 characters it holds: ``"(" * 5000 + ")" * 5000`` takes seconds and a megabyte of such text
 hours. This tokenizer is spaCy's, with the same rules and serialization, except for runs that
-can trigger that cost: a whitespace-free run longer than ``max_run`` characters, or one that
-starts or ends with more than ``max_affix`` punctuation characters. Such a run is cut into
+can trigger that cost: a whitespace-free run that starts or ends with more than ``max_affix``
+punctuation characters, or one longer than ``max_run`` characters that holds more than
+``max_affix`` ASCII punctuation characters (``"a:" * 15000`` is quadratic too; a long run of
+letters and digits, or of CJK text, costs spaCy linear time, measured, and is left to it).
+Such a run is cut into
 tokens of :data:`PIECE_CHARS` characters instead. It holds no words to tag, and bounded pieces
 keep its token count, and so the model's cost, a fraction of its length: one token per
 character (what spaCy makes of nested brackets) made a 100,000-character run cost the model
@@ -30,6 +33,8 @@ from spacy.util import registry
 # these bounds spaCy's cost per character stays within a small multiple of its usual one.
 DEFAULT_MAX_RUN = 100
 DEFAULT_MAX_AFFIX = 16
+
+_ASCII_PUNCTUATION = re.compile(r"[!-/:-@\[-`{-~]")
 
 PIECE_CHARS = 16
 _PIECES = re.compile(rf"\S{{1,{PIECE_CHARS}}}")
@@ -120,6 +125,9 @@ class GuardedTokenizer(Tokenizer):
         done = 0
         while hostile is not None:
             start, end = hostile.span()
+            if not self._cut(text, start, end):
+                hostile = self._hostile.search(text, end)
+                continue  # a long run spaCy reads in linear time: it stays in the stretch
             if start > done:
                 self._add_spacy(text[done:start], words, spaces)
             pieces = _PIECES.findall(text, start, end)
@@ -134,6 +142,15 @@ class GuardedTokenizer(Tokenizer):
         if done < len(text):
             self._add_spacy(text[done:], words, spaces)
         return Doc(self.vocab, words=words, spaces=spaces)
+
+    def _cut(self, text: str, start: int, end: int) -> bool:
+        """Whether the run ``text[start:end]`` that the pattern found is cut into pieces."""
+        if end - start <= self.max_run:
+            return True  # found for its punctuation at an end
+        width = self.max_affix + 1
+        if self._affix_run.match(text, start) or self._affix_run.match(text, end - width, end):
+            return True
+        return len(_ASCII_PUNCTUATION.findall(text, start, end)) > self.max_affix
 
     def _add_spacy(self, stretch: str, words: list[str], spaces: list[bool]) -> None:
         for token in super().__call__(stretch):
