@@ -39,12 +39,13 @@ def _read_gold(path: Path, source: str | None, taxonomy: Taxonomy) -> list[Docum
     return [doc for doc, origin in zip(docs, sources, strict=True) if origin.startswith(source)]
 
 
-def presidio_predictions(
-    gold: list[Document], taxonomy: Taxonomy
+def fold_predictions(
+    gold: list[Document], raw: list[list[tuple]], taxonomy: Taxonomy
 ) -> tuple[list[Document], Counter[str]]:
-    """Presidio's spans for every gold text, folded; labels the taxonomy lacks are counted."""
-    system = load_presidio_full()
-    raw = system.predict([d.text for d in gold], batch_size=system.default_batch_size)
+    """A peer's raw ``(start, end, label, score)`` spans as folded documents, one per gold.
+
+    Labels the taxonomy does not know are counted and left out, never guessed.
+    """
     unknown: Counter[str] = Counter()
     predicted = []
     for doc, spans in zip(gold, raw, strict=True):
@@ -58,6 +59,15 @@ def presidio_predictions(
             kept.append({"start": start, "end": end, "label": label, "score": score})
         predicted.append(Document.from_raw(doc.text, kept, taxonomy=taxonomy))
     return predicted, unknown
+
+
+def presidio_predictions(
+    gold: list[Document], taxonomy: Taxonomy
+) -> tuple[list[Document], Counter[str]]:
+    """Presidio's spans for every gold text, folded; labels the taxonomy lacks are counted."""
+    system = load_presidio_full()
+    raw = system.predict([d.text for d in gold], batch_size=system.default_batch_size)
+    return fold_predictions(gold, raw, taxonomy)
 
 
 def _cell(scores: dict) -> str:

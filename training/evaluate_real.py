@@ -26,14 +26,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from compare_presidio import fold_predictions
 
 from spacy_pii.cli import predict_with_model
 from spacy_pii.documents import Document
-from spacy_pii.errors import UnknownLabel
 from spacy_pii.generator.real_text import load_real_text
 from spacy_pii.generator.render import upper_same_length
 from spacy_pii.scoring import evaluate, leaked_share
-from spacy_pii.taxonomy import Taxonomy, load_taxonomy
+from spacy_pii.taxonomy import load_taxonomy
 
 ROOT = Path(__file__).resolve().parents[1]
 LABEL = "PERSON"
@@ -58,20 +58,6 @@ def _presidio_spans(texts: list[str], cache_path: Path) -> list[list[tuple[int, 
         cache_path.parent.mkdir(parents=True, exist_ok=True)
         cache_path.write_text(json.dumps(cache), encoding="utf-8")
     return [[tuple(s) for s in cache[k]] for k in keys]
-
-
-def _folded(gold: list[Document], raw: list[list[tuple]], taxonomy: Taxonomy) -> list[Document]:
-    out = []
-    for doc, spans in zip(gold, raw, strict=True):
-        kept = []
-        for start, end, label, score in spans:
-            try:
-                taxonomy.fold(label)
-            except UnknownLabel:
-                continue
-            kept.append({"start": start, "end": end, "label": label, "score": score})
-        out.append(Document.from_raw(doc.text, kept, taxonomy=taxonomy))
-    return out
 
 
 def _row(gold: list[Document], pred: list[Document], cover: list[list[tuple[int, int]]]) -> dict:
@@ -110,7 +96,7 @@ def main(
         ours = predict_with_model(model, gold, taxonomy)
         our_cover = [[(s.start, s.end) for s in d.spans] for d in ours]
         presidio_raw = _presidio_spans([d.text for d in gold], out / "presidio.json")
-        presidio = _folded(gold, presidio_raw, taxonomy)
+        presidio, _ = fold_predictions(gold, presidio_raw, taxonomy)
         presidio_cover = [[(s[0], s[1]) for s in spans] for spans in presidio_raw]
         rows[name] = {
             "docs": len(gold),
