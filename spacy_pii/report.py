@@ -89,6 +89,8 @@ def format_table(result: EvaluationResult, gate: GateResult | None = None) -> st
 
     lines = [f"documents: {result.documents}  taxonomy: {result.taxonomy_version}"]
     lines += block(_SCORE_HEAD, _score_rows(result))
+    overlap = ", ".join(f"{k} {s.f1:.3f}" for k, s in result.overlap.per_label.items())
+    lines.append(f"overlap F1 (a prediction of the label overlaps the gold span): {overlap}")
     leak = result.leakage
     lines.append(
         f"character leakage: {leak.rate:.4f} ({leak.leaked_chars} of {leak.gold_chars} "
@@ -254,7 +256,7 @@ def _html_table(head: list[str], rows: list[list[str]], table_id: str) -> str:
 
 def _level_rows(result: EvaluationResult) -> list[list[str]]:
     rows = []
-    for level in ("token", "char"):
+    for level in ("overlap", "token", "char"):
         scores = getattr(result, level)
         rows += [[level, *_score_row(k, s)] for k, s in scores.per_label.items()]
         rows.append([level, *_score_row("micro", scores.micro)])
@@ -339,7 +341,7 @@ def render_html(
     parts += [
         f"<h2>Character leakage: {leak.rate:.4f}</h2><p>{leak.leaked_chars} of {leak.gold_chars}"
         " gold PII characters are covered by no prediction.</p>",
-        "<h2>Token and character level</h2>",
+        "<h2>Overlap, token and character level</h2>",
         _html_table(["level", *_SCORE_HEAD], _level_rows(result), "levels"),
         "<h2>Errors by kind</h2>",
         _html_table(_ERROR_HEAD, _error_rows(result), "errors"),
@@ -392,7 +394,7 @@ def render_markdown(
         f"{leak.leaked_chars} of {leak.gold_chars} gold PII characters are covered by no "
         "prediction.",
         "",
-        "## Token and character level",
+        "## Overlap, token and character level",
         "",
         _md_table(["level", *_SCORE_HEAD], _level_rows(result)),
         "",

@@ -252,3 +252,20 @@ def test_show_values_puts_the_canaries_in_the_reports(tmp_path):
     texts = _report_texts(tmp_path, "--show-values")
     for name in ("metrics.json", "report.html", "report.md"):
         assert "Quokkabelle" in texts[name] or "Zanzibarov" in texts[name], name
+
+
+def test_reports_show_overlap_scores_beside_token_and_character_levels(tmp_path):
+    from spacy_pii.documents import Document
+    from spacy_pii.report import format_table, render_markdown
+    from spacy_pii.scoring import evaluate
+
+    text = "Ada Byron met Alan Turing"
+    gold = Document.from_raw(text, [{"start": 0, "end": 9, "label": "PERSON"}])
+    pred = Document.from_raw(text, [{"start": 4, "end": 9, "label": "PERSON"}])
+    result = evaluate([gold], [pred])
+    assert result.overlap.per_label["PERSON"].f1 == 1.0
+    assert result.per_label["PERSON"].f1 == 0.0
+    assert "overlap F1 (a prediction of the label overlaps the gold span): PERSON 1.000" in (
+        format_table(result)
+    )
+    assert "| overlap | PERSON |" in render_markdown(result)
