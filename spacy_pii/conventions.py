@@ -56,28 +56,25 @@ HONORIFICS: frozenset[str] = frozenset(
         "sgt",
         "judge",
         "justice",
-        # Military ranks written out, and titles of nobility and office: Wikipedia's lists of
+        # Military ranks written out, and titles of nobility and of office: Wikipedia's lists of
         # commanders ("Colonel Meredith H. Shade", "Brigadier General Philip M. Drew") and
-        # novels ("Count Anton", "Prince Andrew") put them before a name, outside it.
+        # novels ("Count Anton", "Queen Victoria") put them before a name, outside it. Titles
+        # that are also common surnames stay out (King, Prince, Duke, Major, Marshal), so
+        # that "Stephen King" keeps "King" and propagation can find it again.
         "colonel",
         "general",
         "brigadier",
-        "major",
         "lieutenant",
         "sergeant",
         "corporal",
         "admiral",
         "commander",
-        "marshal",
         "count",
         "countess",
         "baron",
         "baroness",
-        "duke",
         "duchess",
-        "prince",
         "princess",
-        "king",
         "queen",
         "emperor",
         "empress",

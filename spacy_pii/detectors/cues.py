@@ -38,12 +38,12 @@ from .anchors import Anchors
 # less the words that are also ordinary in capitalised text, because a cue must be right on
 # its own ("Master Card", "Madam Chair", "Doctor Who", "Fr" for French, "Sr. Engineer",
 # "Sra", "Hon." in a product name, "Col" and "Lt" in a table, "Gen Z", "General Motors",
-# "Major League", "Count Basie Theatre", "Prince Albert Road", "King Street", "Queen Mary
-# University", "Marshal Islands", "Commander Plaza", "President Hotel", "Governor Square").
+# "Count Basie Theatre", "Princess Street", "Queen Mary University", "Commander Plaza",
+# "President Hotel", "Governor Square").
 TITLES: frozenset[str] = HONORIFICS - frozenset(
     {"master", "madam", "doctor", "fr", "sr", "sra", "hon", "col", "lt", "gen",
-     "general", "major", "count", "prince", "princess", "king", "queen", "duke", "marshal",
-     "commander", "emperor", "president", "governor", "senator", "sheriff"}
+     "general", "count", "princess", "queen", "commander", "emperor", "president",
+     "governor", "senator", "sheriff"}
 )  # fmt: skip
 
 # Capitalised words that end a titled name: an address part ("Mrs. Diana Usamov Suite 913",
