@@ -155,8 +155,9 @@ def _kind_order(kind: str) -> tuple[int, str]:
 
 
 # With windows, a text may be this many times nlp.max_length. Its whole-document Doc is what
-# grows: measured on the shipped pipeline, 1,000,000 characters peaked at 394 MB in all
-# (about 140 MB over the model's own), so the 10,000,000 this allows stay near 2 GB.
+# grows: measured on the shipped pipeline, 1,000,000 characters peaked at 360 MB in all
+# (about 120 MB over the loaded pipeline), so the 10,000,000 this allows would stay near
+# 1.5 GB (extrapolated linearly, not measured).
 WINDOWED_MAX_FACTOR = 10
 
 

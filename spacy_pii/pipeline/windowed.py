@@ -10,9 +10,10 @@ are mapped back onto the whole document, each span from the one window whose cor
 start, so its offsets index the original text exactly and a span on a window edge is
 neither lost nor split.
 
-Measured on the shipped pipeline: one document of 1,000,000 characters peaked at 6.85 GB
-when run whole, and at 394 MB through windows of
-:data:`~spacy_pii.windows.WINDOW_CHARS`, with the same spans.
+Measured on the shipped pipeline: one document of 1,000,000 characters peaked at 3.7 GB and
+took 135 s when run whole, and 360 MB and 26 s through windows of
+:data:`~spacy_pii.windows.WINDOW_CHARS`; on 50,000 characters in windows of 5,000 the spans
+and their scores were those of the whole run.
 
 Model components see only their window's tokens: span groups written before them (the rule
 hits) are not copied into the windows, and what they write outside ``doc.spans`` (tags, a
