@@ -22,7 +22,7 @@ from spacy.tokens import Doc, Span
 from thinc.api import Model
 from thinc.types import Floats2d
 
-# spaCy's own defaults for "span_finder" (spacy/pipeline/factories.py), so that the two read
+# spaCy 3.8's own defaults for its "span_finder" factory, so that the two read
 # the same config.
 DEFAULT_SPAN_FINDER_CONFIG = {
     "threshold": 0.5,
