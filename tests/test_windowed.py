@@ -135,3 +135,19 @@ def test_a_text_over_max_length_is_taken_whole_by_the_windows():
     nlp.max_length = len(text) + 1
     assert _spans(doc) == _spans(nlp(text))
     assert len(doc.spans["pii"]) > 10
+
+
+def test_redact_with_windows_writes_what_a_whole_run_writes(tmp_path):
+    if not (SHIPPED / "config.cfg").is_file():
+        pytest.skip("no shipped model in this build (spacy_pii/models/en_pii_default)")
+    from spacy_pii.stream import StreamOptions, load_redaction_pipeline, redact_file
+
+    source = tmp_path / "long.txt"
+    source.write_text("Mail ada@example.com\n" + _text(40) + "\n", encoding="utf-8")
+    nlp = load_redaction_pipeline("default")
+    whole, windowed = tmp_path / "whole.jsonl", tmp_path / "windowed.jsonl"
+    redact_file(nlp, source, whole, StreamOptions(fmt="text"), progress=False)
+    opts = StreamOptions(fmt="text", window_chars=500)
+    redact_file(nlp, source, windowed, opts, progress=False)
+    assert windowed.read_bytes() == whole.read_bytes()
+    assert windowed.read_text(encoding="utf-8").count('"label": "PERSON"') > 10
