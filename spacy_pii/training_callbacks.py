@@ -23,7 +23,9 @@ from typing import Any
 
 import spacy
 from spacy.language import Language
+from spacy.pipeline import TrainablePipe
 from spacy.util import registry
+from thinc.api import Model
 
 from .errors import ConfigError
 
@@ -74,12 +76,10 @@ def copy_encoder_weights(
         if source is None:
             return nlp
         donor = spacy.load(source)
-        ours = nlp.get_pipe(target).model
+        ours = _model_of(nlp, target)
         # A parser-style model wraps its encoder (tok2vec >> list2array >> linear), so the
         # encoder is the node whose layer structure is the same as ours.
-        encoder = next(
-            (n for n in donor.get_pipe(component).model.walk() if n.name == ours.name), None
-        )
+        encoder = next((n for n in _model_of(donor, component).walk() if n.name == ours.name), None)
         if encoder is None:
             raise ConfigError(f"the donor's {component} holds no encoder shaped like {target}")
         donor_vectors, our_vectors = donor.vocab.vectors.shape, nlp.vocab.vectors.shape
@@ -95,3 +95,10 @@ def copy_encoder_weights(
         return nlp
 
     return after_init
+
+
+def _model_of(nlp: Language, name: str) -> Model:
+    pipe = nlp.get_pipe(name)
+    if not isinstance(pipe, TrainablePipe):
+        raise ConfigError(f"{name} has no model to copy an encoder to or from")
+    return pipe.model
