@@ -21,7 +21,7 @@ from typing import Any
 from .systems import SYSTEM_NAMES, load_system
 
 
-def _peak_rss_mb() -> float:
+def peak_rss_mb() -> float:
     """This process's peak resident set size in MB.
 
     Linux: ``VmHWM`` from ``/proc/self/status``, the high-water mark of this process's own
@@ -102,7 +102,7 @@ def probe(
         isolate(name)
     system = load_system(name, default_path=default_path, trf_path=trf_path)
     loaded = time.time() - spawned_at
-    rss_loaded = _peak_rss_mb()
+    rss_loaded = peak_rss_mb()
     texts = json.loads(texts_path.read_text(encoding="utf-8"))
     for text in texts:
         system.allow_length(len(text))
@@ -114,7 +114,7 @@ def probe(
         "seconds": loaded,
         "predict_seconds": time.perf_counter() - started,
         "rss_after_load_mb": rss_loaded,
-        "peak_rss_mb": _peak_rss_mb(),
+        "peak_rss_mb": peak_rss_mb(),
         "isolated": isolated,
         "torch_imported": "torch" in sys.modules and sys.modules["torch"] is not None,
     }
@@ -179,4 +179,66 @@ def probe_main(argv: Sequence[str]) -> int:
         isolated=not args.as_installed,
     )
     print(json.dumps(measured))
+    return 0
+
+
+def measure_growth(
+    name: str,
+    texts: Sequence[str],
+    sizes: Sequence[int],
+    cap_seconds: float,
+    *,
+    default_path: str | None,
+    trf_path: str | None,
+    timeout: float = 3600.0,
+) -> dict[str, Any]:
+    """Cost growth of ``name`` (:func:`~.timing.time_growth`) in a fresh subprocess.
+
+    A row that holds a million-character document holds its memory too: run in the
+    benchmark's own process, Presidio's spaCy model took it to 3.8 GB, so each row's
+    growth runs in a child and reports that child's peak RSS beside the seconds.
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        texts_path = Path(folder) / "texts.json"
+        texts_path.write_text(json.dumps(list(texts)), encoding="utf-8")
+        command = [
+            sys.executable,
+            "-m",
+            "spacy_pii.benchmark",
+            "growth",
+            name,
+            str(texts_path),
+            ",".join(str(size) for size in sizes),
+            repr(cap_seconds),
+        ]
+        if default_path:
+            command += ["--default", str(default_path)]
+        if trf_path:
+            command += ["--trf", str(trf_path)]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode != 0 or not lines:
+        return {"error": f"growth child exited with {done.returncode}"}
+    return json.loads(lines[-1])
+
+
+def growth_main(argv: Sequence[str]) -> int:
+    """``python -m spacy_pii.benchmark growth NAME TEXTS SIZES CAP [...]``: one JSON line."""
+    from .timing import time_growth
+
+    parser = argparse.ArgumentParser(prog="python -m spacy_pii.benchmark growth")
+    parser.add_argument("name", choices=SYSTEM_NAMES)
+    parser.add_argument("texts", type=Path)
+    parser.add_argument("sizes")
+    parser.add_argument("cap", type=float)
+    parser.add_argument("--default")
+    parser.add_argument("--trf")
+    args = parser.parse_args(argv)
+    system = load_system(args.name, default_path=args.default, trf_path=args.trf)
+    texts = json.loads(args.texts.read_text(encoding="utf-8"))
+    system.predict(texts[:200], batch_size=system.default_batch_size)  # warm, as in-process
+    sizes = [int(size) for size in args.sizes.split(",") if size]
+    growth = time_growth(system, texts, sizes, args.cap)
+    growth["peak_rss_mb"] = peak_rss_mb()
+    print(json.dumps(growth))
     return 0

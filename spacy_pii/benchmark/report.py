@@ -319,8 +319,10 @@ def _label_table(systems: Mapping[str, Any], labels: Sequence[str]) -> list[str]
 
 def _growth_table(systems: Mapping[str, Any], sizes: Sequence[int]) -> list[str]:
     lines = [
-        "| system | " + " | ".join(f"{size:,} chars" for size in sizes) + " | exponent |",
-        "|---|" + "---:|" * (len(sizes) + 1),
+        "| system | "
+        + " | ".join(f"{size:,} chars" for size in sizes)
+        + " | exponent | peak RSS MB |",
+        "|---|" + "---:|" * (len(sizes) + 2),
     ]
     for name in _ordered(systems):
         system = systems[name]
@@ -333,6 +335,7 @@ def _growth_table(systems: Mapping[str, Any], sizes: Sequence[int]) -> list[str]
             seconds = by_size.get(size)
             cells.append("skipped" if seconds is None else f"{seconds:.3g} s")
         cells.append(_num(growth.get("exponent"), 2))
+        cells.append(_num(growth.get("peak_rss_mb")))
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return lines
 
@@ -450,7 +453,8 @@ def render_markdown(results: Mapping[str, Any]) -> str:
     out += [
         f"- Machine: {environment.get('cpu_count')} CPUs, load average "
         f"{environment.get('loadavg_start')} at start and {environment.get('loadavg_end')} "
-        f"at the end; versions {environment.get('versions')}.",
+        f"at the end; versions {environment.get('versions')}; the benchmark process's own "
+        f"peak RSS {_num(environment.get('peak_rss_mb'))} MB.",
         "",
     ]
     return "\n".join(out)

@@ -34,7 +34,7 @@ from .corpus import (
     score_with_sweep,
     short_sample,
 )
-from .probe import measure_load
+from .probe import measure_growth, measure_load, peak_rss_mb
 from .report import FIT_RANGE, check_targets, render_markdown, write_chart
 from .systems import (
     SYSTEM_NAMES,
@@ -98,6 +98,7 @@ def _measure_system(
     batch_size: int,
     cap_seconds: float,
     profile_to: Path | None,
+    growth_in_child: Callable[[], dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     texts = [d.text for d in gold]
     row: dict[str, Any] = {"status": "ok", "loadavg_start": _loadavg()}
@@ -124,7 +125,10 @@ def _measure_system(
             predictions = found
     row["throughput"] = throughput
     row["latency_ms"] = {"short": time_latency(system, short), "long": time_latency(system, long)}
-    row["growth"] = time_growth(system, texts, sizes, cap_seconds)
+    if growth_in_child is not None:
+        row["growth"] = growth_in_child()
+    else:
+        row["growth"] = time_growth(system, texts, sizes, cap_seconds)
     thresholds = PRESIDIO_THRESHOLDS if isinstance(system, PresidioSystem) else None
     if not predictions:
         predictions = system.predict(texts, batch_size=batch_size)
@@ -261,6 +265,20 @@ def run_benchmark(
                 batch_size=batch_size,
                 cap_seconds=cap,
                 profile_to=profile_dir,
+                growth_in_child=(
+                    (
+                        lambda name=name: measure_growth(
+                            name,
+                            texts,
+                            sizes,
+                            cap,
+                            default_path=default_str,
+                            trf_path=trf_str,
+                        )
+                    )
+                    if probe_load
+                    else None
+                ),
             )
         except Exception as err:
             say(f"[{name}] error while measuring: {_where(err)}")
@@ -311,6 +329,7 @@ def run_benchmark(
         say("[rules] stage and detector breakdown")
         results["breakdown"] = rule_breakdown(texts)
     results["environment"]["loadavg_end"] = _loadavg()
+    results["environment"]["peak_rss_mb"] = peak_rss_mb()
     results["notes"] = method_notes(results, probe_load=probe_load, n_probe=len(probe_texts))
     results["checks"] = check_targets(results)
     return results
@@ -338,8 +357,9 @@ def method_notes(results: dict[str, Any], *, probe_load: bool, n_probe: int) -> 
         f"Latency: one call per document, {corpus['short_docs']} documents of at most "
         f"{SHORT_DOC_MAX_CHARS} characters and {corpus['long_docs']} of {LONG_DOC_CHARS:,} "
         "characters (corpus texts joined by blank lines).",
-        "Cost growth: one document of each size built the same way; spaCy's max_length is "
-        "raised for every row. Our rows run a document longer than "
+        "Cost growth: one document of each size built the same way, in a fresh process per "
+        "row (when the load probes run), whose peak RSS is reported beside the seconds; "
+        "spaCy's max_length is raised for every row. Our rows run a document longer than "
         f"{WINDOW_CHARS:,} characters through spacy_pii.pipeline.windowed (the model in "
         "windows of that size, rules and merge on the whole text), as `spacy-pii redact "
         "--window-chars` does. Fastest of up to five calls while under three seconds. The "
