@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .core.hits import Hit
+from .core.quasi import QuasiFinding, find_combinations
+from .core.taxonomy import Taxonomy, load_taxonomy
 from .errors import (
     ConfigError,
     InputTooLarge,
@@ -20,9 +23,7 @@ from .errors import (
     UnknownLabel,
     UnknownType,
 )
-from .hits import Hit
-from .quasi import QuasiFinding, find_combinations
-from .redact import (
+from .redaction import (
     MaskHit,
     MaskResult,
     MissingExtra,
@@ -36,16 +37,13 @@ from .redact import (
     restore,
     restore_mapping,
 )
-from .taxonomy import Taxonomy, load_taxonomy
 
 if TYPE_CHECKING:
     from spacy.language import Language
 
 __version__ = "0.1.0"
 
-# Names resolved on first use, so that importing the package stays cheap. The redaction
-# names above are imported eagerly on purpose: ``spacy_pii.redact`` must be the function,
-# not the submodule that ``import spacy_pii.redact`` would otherwise bind to the name.
+# Names resolved on first use, so that importing the package stays cheap.
 _LAZY = {
     "find_rule_hits": ("spacy_pii.detectors", "find_rule_hits"),
     "RuleSettings": ("spacy_pii.detectors", "RuleSettings"),
@@ -70,7 +68,7 @@ def load(name: str = "default", **kwargs: Any) -> Language:
     trained pipeline shipped inside the package when present, else the rules pipeline. Any
     other name or path goes to :func:`spacy.load`, with ``kwargs`` passed through.
     """
-    from .pipeline.assemble import load_pipeline
+    from .assembly.build import load_pipeline
 
     return load_pipeline(name, **kwargs)
 

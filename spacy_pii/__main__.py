@@ -1,6 +1,6 @@
 """``python -m spacy_pii``: the ``spacy-pii`` command, where scripts are not on PATH."""
 
-from .cli import app
+from .io.cli import app
 
 if __name__ == "__main__":
     app(prog_name="spacy-pii")

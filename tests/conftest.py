@@ -12,7 +12,7 @@ EXTERNAL = REPO / "corpus" / "external"
 
 @pytest.fixture(scope="session")
 def taxonomy():
-    from spacy_pii.taxonomy import load_taxonomy
+    from spacy_pii.core.taxonomy import load_taxonomy
 
     return load_taxonomy()
 

@@ -15,7 +15,7 @@ import pytest
 from spacy_pii.benchmark.adversarial import pipeline_predict, read_suite, score_suite
 from spacy_pii.detectors import find_rule_hits
 from spacy_pii.detectors.secret import SecretDetector
-from spacy_pii.stream import load_redaction_pipeline
+from spacy_pii.io.stream import load_redaction_pipeline
 
 SUITE = Path(__file__).parent / "data" / "adversarial_suite.jsonl"
 

@@ -10,9 +10,9 @@ import re
 
 import pytest
 
+from spacy_pii.core.hits import Hit
 from spacy_pii.detectors import find_hits
 from spacy_pii.detectors.anchors import Anchors, CueGate, forget, prescan
-from spacy_pii.hits import Hit
 
 
 @pytest.mark.parametrize(

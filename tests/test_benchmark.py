@@ -27,7 +27,7 @@ from spacy_pii.benchmark import (
     write_outputs,
 )
 from spacy_pii.benchmark.timing import predicted_seconds
-from spacy_pii.documents import Document, Span
+from spacy_pii.evaluation.documents import Document, Span
 
 EXTERNAL = Path(__file__).resolve().parents[1] / "corpus" / "external"
 
@@ -47,7 +47,7 @@ def test_exponent_recovers_a_power_law(power: float, expected: float) -> None:
 
 
 def test_exponent_ignores_sizes_outside_the_fit_range() -> None:
-    # The 1k point is quadratic-looking overhead; issue 6 fits from 10k only.
+    # The 1k point is quadratic-looking overhead; the fit starts at 10k.
     seconds = [5.0, 0.01, 0.1, 1.0]
     assert fit_exponent(SIZES, seconds) == pytest.approx(1.0)
 

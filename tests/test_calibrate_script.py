@@ -17,9 +17,9 @@ import spacy
 import srsly
 import tiny_ner
 
+from spacy_pii.assembly.release import assemble_pipeline, model_fingerprint
 from spacy_pii.errors import PolicyMismatch
-from spacy_pii.pipeline.release import assemble_pipeline, model_fingerprint
-from spacy_pii.score_map import ScoreMap
+from spacy_pii.evaluation.score_map import ScoreMap
 
 REPO = Path(__file__).resolve().parents[1]
 TRAIN = tiny_ner.TRAIN

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from spacy_pii.calibration import (
+from spacy_pii.errors import ConfigError, PiiError, PolicyMismatch
+from spacy_pii.evaluation.calibration import (
     CalibrationError,
     LabelThreshold,
     ScoredSpan,
@@ -24,8 +25,7 @@ from spacy_pii.calibration import (
     sweep,
     sweep_by_label,
 )
-from spacy_pii.documents import Document
-from spacy_pii.errors import ConfigError, PiiError, PolicyMismatch
+from spacy_pii.evaluation.documents import Document
 
 
 def _s(label: str, score: float | None, is_pii: bool) -> ScoredSpan:
@@ -77,7 +77,7 @@ def test_infeasible_floor_fails_closed():
 
 
 def test_too_little_support_fails_closed_by_default():
-    # 4 positives; a 0.95 floor needs 73 (Wilson, see spacy_pii.gate.required_support).
+    # 4 positives; a 0.95 floor needs 73 (Wilson, see spacy_pii.evaluation.gate.required_support).
     with pytest.raises(CalibrationError, match="73 needed") as info:
         select_threshold(sweep(DEV), recall_floor=0.95)
     assert info.value.failures == (("*", "insufficient_support"),)

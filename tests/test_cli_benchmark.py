@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from spacy_pii.cli import app
+from spacy_pii.io.cli import app
 
 REPO = Path(__file__).resolve().parents[1]
 runner = CliRunner()

@@ -12,8 +12,8 @@ from spacy.tokens import SpanGroup
 from typer.testing import CliRunner
 
 import spacy_pii
-from spacy_pii.calibration import ThresholdPolicy
-from spacy_pii.cli import app
+from spacy_pii.evaluation.calibration import ThresholdPolicy
+from spacy_pii.io.cli import app
 
 DATA = Path(__file__).parent / "data"
 GOLD = DATA / "gold_small.jsonl"

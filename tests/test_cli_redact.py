@@ -13,9 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 import spacy_pii
-import spacy_pii.pipeline.rules as rules_module
-from spacy_pii.cli import app
-from spacy_pii.stream import (
+import spacy_pii.pipeline.pii_rules as rules_module
+from spacy_pii.io.cli import app
+from spacy_pii.io.stream import (
     StreamFailed,
     StreamOptions,
     StreamStats,
@@ -123,7 +123,7 @@ def test_include_values_adds_values_but_never_a_secret(tmp_path, contact_file):
     assert _run(contact_file, "-o", out, "--model", "rules", "--include-values").exit_code == 0
     records = _records(out)
     assert [s["value"] for s in records[0]["spans"]] == [EMAIL, CARD]
-    assert [s["value"] for s in records[2]["spans"]] == [None]  # SECRET: contract 7
+    assert [s["value"] for s in records[2]["spans"]] == [None]  # a SECRET's value is never written
     assert "hunter2secret" not in out.read_text("utf-8")
 
 
@@ -346,7 +346,7 @@ def test_n_process_2_gives_the_same_output_as_1(tmp_path):
 def test_stdin_to_stdout_in_a_real_process(tmp_path):
     payload = "".join(json.dumps({"text": t}) + "\n" for t in _texts(20)).encode()
     done = subprocess.run(
-        [sys.executable, "-m", "spacy_pii.cli", "redact", "-", "--model", "rules"],
+        [sys.executable, "-m", "spacy_pii.io.cli", "redact", "-", "--model", "rules"],
         input=payload,
         capture_output=True,
         check=False,
@@ -363,7 +363,7 @@ def test_stdin_to_stdout_in_a_real_process(tmp_path):
 
 
 def _cli(*args: object) -> list[str]:
-    return [sys.executable, "-m", "spacy_pii.cli", "redact", *map(str, args)]
+    return [sys.executable, "-m", "spacy_pii.io.cli", "redact", *map(str, args)]
 
 
 def _children(pid: int) -> list[int]:
@@ -517,7 +517,7 @@ def test_resume_with_an_agreeing_vault_goes_on(tmp_path):
 
 
 def test_output_and_vault_are_synced_at_each_batch_boundary(tmp_path, monkeypatch):
-    import spacy_pii.stream as stream_module
+    import spacy_pii.io.stream as stream_module
 
     synced: list[int] = []
     real_fsync = stream_module.os.fsync

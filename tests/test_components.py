@@ -11,8 +11,8 @@ import spacy
 from spacy.training import Example
 
 import spacy_pii
+from spacy_pii.core.hits import Hit
 from spacy_pii.errors import ConfigError, UnknownType
-from spacy_pii.hits import Hit
 
 SAMPLE = "Mail ada@example.com or card 4242 4242 4242 4242, IP 192.168.0.7."
 
@@ -36,7 +36,7 @@ class _GluedEmail:
 @pytest.fixture
 def stub_nlp(monkeypatch):
     monkeypatch.setattr(
-        "spacy_pii.pipeline.rules.build_detectors", lambda settings: [_GluedEmail()]
+        "spacy_pii.pipeline.pii_rules.build_detectors", lambda settings: [_GluedEmail()]
     )
     nlp = spacy.blank("en")
     nlp.add_pipe("pii_rules")
@@ -70,7 +70,7 @@ def test_rules_write_their_own_group_with_positional_attrs(stub_nlp):
 
 def test_rules_spans_key_none_writes_nothing(monkeypatch):
     monkeypatch.setattr(
-        "spacy_pii.pipeline.rules.build_detectors", lambda settings: [_GluedEmail()]
+        "spacy_pii.pipeline.pii_rules.build_detectors", lambda settings: [_GluedEmail()]
     )
     nlp = spacy.blank("en")
     nlp.add_pipe("pii_rules", config={"spans_key": None})
@@ -81,7 +81,7 @@ def test_merge_resolves_overlaps_by_rank_and_keeps_attrs():
     nlp = spacy.blank("en")
     merge = nlp.add_pipe("pii_merge")
     doc = nlp.make_doc("pay 4242424242424242 now")
-    from spacy_pii.pipeline.spans import hits_to_group
+    from spacy_pii.adapters.span_groups import hits_to_group
 
     doc.spans["pii_rules"] = hits_to_group(
         doc,
@@ -98,7 +98,7 @@ def test_merge_writes_ents_on_request():
     nlp = spacy.blank("en")
     merge = nlp.add_pipe("pii_merge", config={"write_ents": True})
     doc = nlp.make_doc("Ada Lovelace wrote")
-    from spacy_pii.pipeline.spans import hits_to_group
+    from spacy_pii.adapters.span_groups import hits_to_group
 
     doc.spans["pii_ner"] = hits_to_group(
         doc, "pii_ner", [Hit(0, 12, "PERSON", 0.9, "ner", "model")]
@@ -125,7 +125,7 @@ def test_merge_applies_thresholds_from_config():
     nlp = spacy.blank("en")
     merge = nlp.add_pipe("pii_merge", config={"thresholds": {"PERSON": 0.8}})
     doc = nlp.make_doc("Ada and Bob")
-    from spacy_pii.pipeline.spans import hits_to_group
+    from spacy_pii.adapters.span_groups import hits_to_group
 
     doc.spans["pii_ner"] = hits_to_group(
         doc,

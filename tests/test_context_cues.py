@@ -1,4 +1,4 @@
-"""Context cues (spacy_pii.detectors.cues) and the PERSON list split (spacy_pii.conventions).
+"""Context cues (spacy_pii.detectors.cues) and the PERSON list split (spacy_pii.core.conventions).
 
 The pure functions are tested on their own; the component tests check that ``pii_rules``
 splits tokens at cue boundaries, writes unscored hits, and that the merge lets a model's span
@@ -12,13 +12,13 @@ import time
 import pytest
 import spacy
 
-from spacy_pii.conventions import name_list_parts
+from spacy_pii.core.conventions import name_list_parts
+from spacy_pii.core.hits import Hit
+from spacy_pii.core.resolve import resolve
+from spacy_pii.core.taxonomy import load_taxonomy
 from spacy_pii.detectors import RuleSettings, find_rule_hits
 from spacy_pii.detectors.cues import column_cells, titled_names
 from spacy_pii.errors import ConfigError
-from spacy_pii.hits import Hit
-from spacy_pii.resolve import resolve
-from spacy_pii.taxonomy import load_taxonomy
 
 
 def _names(text: str) -> list[str]:

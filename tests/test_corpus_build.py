@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from spacy_pii.core.taxonomy import load_taxonomy
 from spacy_pii.errors import SpanOffsetError, UnknownLabel
 from spacy_pii.generator.corpus import (
     EVAL_ONLY_FILES,
@@ -30,7 +31,6 @@ from spacy_pii.generator.corpus import (
     trim_person,
 )
 from spacy_pii.generator.real_text import real_text_files
-from spacy_pii.taxonomy import load_taxonomy
 
 REPO = Path(__file__).resolve().parents[1]
 EXTERNAL = REPO / "corpus" / "external"

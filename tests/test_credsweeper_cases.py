@@ -60,8 +60,8 @@ from pathlib import Path
 
 import pytest
 
+from spacy_pii.core.taxonomy import load_taxonomy
 from spacy_pii.detectors import RuleSettings, find_rule_hits
-from spacy_pii.taxonomy import load_taxonomy
 
 CORPUS = Path(__file__).parents[1] / "corpus" / "external" / "credsweeper_test_samples.jsonl"
 SETTINGS = RuleSettings(types=("SECRET",))

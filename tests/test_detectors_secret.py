@@ -600,7 +600,7 @@ def test_detector_terminates_on_adversarial_input(name: str):
 
 def test_a_uri_password_never_becomes_an_email_nor_enters_the_vault():
     import spacy_pii
-    from spacy_pii.stream import load_redaction_pipeline
+    from spacy_pii.io.stream import load_redaction_pipeline
 
     text = "cache at redis://:hunter2x@cache.example.com:6379/0 and ada@example.com"
     found = spacy_pii.load("rules")(text)

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spacy_pii.documents import Document
+from spacy_pii.core.taxonomy import load_taxonomy
 from spacy_pii.errors import ConfigError, UnknownLabel
-from spacy_pii.gate import parse_floor, required_support, run_gate, wilson_interval
-from spacy_pii.scoring import evaluate
-from spacy_pii.taxonomy import load_taxonomy
+from spacy_pii.evaluation.documents import Document
+from spacy_pii.evaluation.gate import parse_floor, required_support, run_gate, wilson_interval
+from spacy_pii.evaluation.scoring import evaluate
 
 GATED = {"SECRET", "GOV_ID", "PAYMENT", "EMAIL", "PHONE", "PERSON", "ADDRESS"}
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("faker", reason="the generator needs the optional 'fake' extra (Faker)")
 
+from spacy_pii.core.taxonomy import load_taxonomy
 from spacy_pii.detectors.registry import ip_address as ip_valid
 from spacy_pii.generator import (
     KINDS,
@@ -52,7 +53,6 @@ from spacy_pii.generator.render import (
 )
 from spacy_pii.generator.secrets import github_checksum_ok
 from spacy_pii.generator.values import ENTITY_ATTRS, SIMPLE_SLOTS
-from spacy_pii.taxonomy import load_taxonomy
 
 MODULES = (tickets, email, chat, logs, legal, clinical, hr, forms, code)
 PUBLIC_TYPES = set(load_taxonomy().types)
@@ -242,7 +242,7 @@ def test_unknown_kind_and_split_are_rejected():
 
 
 def test_clinical_is_mostly_name_free_and_upper_case():
-    # ENVIRONMENT.md: name-free all-caps shorthand is the lever against false names.
+    # In trial runs name-free all-caps shorthand was the lever against false names.
     name_free = [
         t
         for t in clinical.TEMPLATES

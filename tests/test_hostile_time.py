@@ -19,10 +19,10 @@ import pytest
 import spacy
 
 import spacy_pii
+from spacy_pii.adapters.span_groups import split_tokens_at
 from spacy_pii.benchmark.hostile import FAMILIES, seconds
-from spacy_pii.pipeline.spans import split_tokens_at
-from spacy_pii.pipeline.tokenizer import PIECE_CHARS, GuardedTokenizer, guard
-from spacy_pii.stream import load_redaction_pipeline
+from spacy_pii.io.stream import load_redaction_pipeline
+from spacy_pii.pipeline.guarded_tokenizer import PIECE_CHARS, GuardedTokenizer, guard
 
 SMALL, LARGE = 10_000, 100_000
 MAX_GROWTH = 15.0
@@ -192,7 +192,7 @@ def test_split_without_inner_offsets_returns_the_same_doc():
 
 
 def test_model_lane_scores_long_documents_in_chunks_alike(default_nlp, monkeypatch):
-    import spacy_pii.pipeline.ner as ner_module
+    import spacy_pii.pipeline.pii_ner as ner_module
 
     text = "Mr. Smith met Ada Lovelace and Dr. Grace Hopper in London. " * 40
     whole_doc = default_nlp(text)

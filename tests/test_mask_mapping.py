@@ -13,7 +13,7 @@ from spacy.language import Language
 from standin import register_standin
 
 from spacy_pii.errors import InvalidInput
-from spacy_pii.redact import MaskResult, mask_mapping, restore_mapping
+from spacy_pii.redaction import MaskResult, mask_mapping, restore_mapping
 
 # Stand-in pipeline (see tests/test_restore.py): blank English + regex spans in "pii".
 _STANDIN = re.compile(

@@ -7,11 +7,11 @@ import logging
 import pytest
 import spacy
 
+from spacy_pii.adapters.span_groups import hits_to_group
+from spacy_pii.core.hits import Hit
+from spacy_pii.core.propagate import MAX_STRINGS, PropagationSettings
 from spacy_pii.errors import ConfigError, UnknownType
-from spacy_pii.hits import Hit
-from spacy_pii.pipeline.merge import DEFAULT_MERGE_CONFIG
-from spacy_pii.pipeline.spans import hits_to_group
-from spacy_pii.propagate import MAX_STRINGS, PropagationSettings
+from spacy_pii.pipeline.pii_merge import DEFAULT_MERGE_CONFIG
 
 
 def _run(text: str, model_hits: list[Hit], rule_hits=(), config=None):

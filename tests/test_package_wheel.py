@@ -309,9 +309,9 @@ def test_installed_wheel_loads_by_name_through_entry_points(installed_wheel, tmp
     # Nothing had imported spacy_pii before spacy.load: the entry points brought it in.
     assert result["before"] == []
     assert result["pipe_names"] == PIPE_NAMES
-    assert result["pipe_modules"]["pii_rules"] == "spacy_pii.pipeline.rules"
-    assert result["pipe_modules"]["pii_ner"] == "spacy_pii.pipeline.ner"
-    assert result["pipe_modules"]["pii_merge"] == "spacy_pii.pipeline.merge"
+    assert result["pipe_modules"]["pii_rules"] == "spacy_pii.pipeline.pii_rules"
+    assert result["pipe_modules"]["pii_ner"] == "spacy_pii.pipeline.pii_ner"
+    assert result["pipe_modules"]["pii_merge"] == "spacy_pii.pipeline.pii_merge"
     assert ["PERSON", "Maria Gonzalez"] in result["spans"]
     assert ["EMAIL", "maria.gonzalez@example.com"] in result["spans"]
     assert ["PAYMENT", "4111 1111 1111 1111"] in result["spans"]

@@ -12,9 +12,9 @@ from spacy.tokens import Doc
 from standin import register_standin
 from thinc.api import ConfigValidationError
 
-import spacy_pii.pipeline.redact as component_module
+import spacy_pii.pipeline.pii_redact as component_module
 from spacy_pii.errors import ConfigError
-from spacy_pii.redact import restore
+from spacy_pii.redaction import restore
 
 KEY_ENV = "SPACY_PII_TEST_KEY"
 

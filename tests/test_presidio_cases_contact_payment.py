@@ -27,9 +27,9 @@ from pathlib import Path
 
 import pytest
 
+from spacy_pii.core.taxonomy import load_taxonomy
 from spacy_pii.detectors import RuleSettings, find_rule_hits
 from spacy_pii.errors import UnknownLabel
-from spacy_pii.taxonomy import load_taxonomy
 
 CORPUS = Path(__file__).parents[1] / "corpus" / "external" / "presidio_analyzer_unit_tests.jsonl"
 TYPES = ("EMAIL", "PHONE", "PAYMENT", "IP_ADDRESS")

@@ -39,9 +39,9 @@ from pathlib import Path
 
 import pytest
 
+from spacy_pii.core.taxonomy import load_taxonomy
 from spacy_pii.detectors import GOV_ID_COUNTRIES, RuleSettings, find_rule_hits
 from spacy_pii.errors import UnknownLabel
-from spacy_pii.taxonomy import load_taxonomy
 
 CORPUS = Path(__file__).parents[1] / "corpus" / "external" / "presidio_analyzer_unit_tests.jsonl"
 SETTINGS = RuleSettings(types=("GOV_ID",), gov_id_countries=GOV_ID_COUNTRIES)

@@ -10,15 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spacy_pii.errors import ConfigError
-from spacy_pii.hits import Hit
-from spacy_pii.propagate import (
+from spacy_pii.core.hits import Hit
+from spacy_pii.core.propagate import (
     MAX_STRINGS,
     PROPAGATED_DETECTOR,
     PropagationSettings,
     name_parts,
     propagate_mentions,
 )
+from spacy_pii.errors import ConfigError
 
 ON = PropagationSettings(types=("PERSON", "USERNAME", "GOV_ID"))
 
@@ -212,7 +212,7 @@ def test_more_than_max_strings_keeps_the_cap_and_logs_counts_only(caplog):
     names = [f"Name{i:03d}x" for i in range(MAX_STRINGS + 10)]
     text = " ".join(names) + " | " + " ".join(names)
     hits = [_hit(text, name, score=0.9 + (i % 10) / 100) for i, name in enumerate(names)]
-    with caplog.at_level(logging.DEBUG, logger="spacy_pii.propagate"):
+    with caplog.at_level(logging.DEBUG, logger="spacy_pii.core.propagate"):
         found = propagate_mentions(text, hits, ON)
     kept = {text[h.start : h.end] for h in found}
     assert len(kept) == MAX_STRINGS

@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-import spacy_pii.quasi
+import spacy_pii.core.quasi
+from spacy_pii.core.quasi import BIRTH_CUE_WINDOW, QuasiFinding, find_combinations
 from spacy_pii.errors import InvalidInput
-from spacy_pii.quasi import BIRTH_CUE_WINDOW, QuasiFinding, find_combinations
 
 
 def names(text: str) -> list[tuple[str, str]]:
@@ -191,7 +191,7 @@ ADVERSARIAL = [
 ]
 
 
-PATTERNS = [v for v in vars(spacy_pii.quasi).values() if isinstance(v, re.Pattern)]
+PATTERNS = [v for v in vars(spacy_pii.core.quasi).values() if isinstance(v, re.Pattern)]
 
 
 @pytest.mark.parametrize("text", ADVERSARIAL, ids=lambda text: repr(text[:8]))

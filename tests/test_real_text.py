@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from spacy_pii.core.taxonomy import load_taxonomy
 from spacy_pii.generator.corpus import check_spans
 from spacy_pii.generator.real_text import (
     REAL_TEXT_SOURCES,
@@ -15,7 +16,6 @@ from spacy_pii.generator.real_text import (
     load_real_text,
     split_long,
 )
-from spacy_pii.taxonomy import load_taxonomy
 
 EXTERNAL = Path(__file__).resolve().parents[1] / "corpus" / "external"
 FOLD = load_taxonomy().fold

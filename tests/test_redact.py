@@ -10,6 +10,7 @@ import pytest
 import spacy
 from spacy.tokens import SpanGroup
 
+from spacy_pii.core.hits import Hit
 from spacy_pii.errors import (
     ConfigError,
     InvalidInput,
@@ -18,8 +19,7 @@ from spacy_pii.errors import (
     UnknownLabel,
     UnknownType,
 )
-from spacy_pii.hits import Hit
-from spacy_pii.redact import MissingExtra, Operator, parse_operators, redact
+from spacy_pii.redaction import MissingExtra, Operator, parse_operators, redact
 
 SOURCE = (
     "Customer Ada Lovelace called from +852 5555 0101. "

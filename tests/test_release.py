@@ -11,16 +11,16 @@ import spacy
 import srsly
 
 import spacy_pii
-import spacy_pii.pipeline.ner
-from spacy_pii.calibration import LabelThreshold, ThresholdPolicy
-from spacy_pii.errors import ConfigError, PolicyMismatch
-from spacy_pii.pipeline.release import (
+import spacy_pii.pipeline.pii_ner
+from spacy_pii.assembly.release import (
     assemble_pipeline,
     export_vectors,
     model_fingerprint,
     predict_documents,
     ship_pipeline,
 )
+from spacy_pii.errors import ConfigError, PolicyMismatch
+from spacy_pii.evaluation.calibration import LabelThreshold, ThresholdPolicy
 
 
 def _policy(version="abc123", **thresholds):
@@ -147,7 +147,7 @@ def test_predict_documents_reads_the_pii_group_with_scores():
 def test_the_shipped_merge_carries_the_package_taxonomy():
     # pii_merge saves its own copy of the taxonomy; a shipped copy that drifts from the
     # package's would fold labels differently from a freshly added pii_merge.
-    from spacy_pii.pipeline.assemble import SHIPPED_PIPELINE
+    from spacy_pii.assembly.build import SHIPPED_PIPELINE
 
     folder = f"{spacy_pii.__path__[0]}/{SHIPPED_PIPELINE}"
     fresh = spacy.blank("en").add_pipe("pii_merge")
@@ -155,7 +155,7 @@ def test_the_shipped_merge_carries_the_package_taxonomy():
 
 
 def test_the_shipped_model_and_the_package_step_follow_the_package_version():
-    from spacy_pii.pipeline.assemble import SHIPPED_PIPELINE
+    from spacy_pii.assembly.build import SHIPPED_PIPELINE
 
     meta = srsly.read_json(f"{spacy_pii.__path__[0]}/{SHIPPED_PIPELINE}/meta.json")
     assert (meta["name"], meta["version"]) == ("pii_default", spacy_pii.__version__)

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from spacy_pii.calibration import labels_from_predictions, sweep_by_label
-from spacy_pii.documents import Document
 from spacy_pii.errors import ConfigError
-from spacy_pii.gate import run_gate
-from spacy_pii.report import (
+from spacy_pii.evaluation.calibration import labels_from_predictions, sweep_by_label
+from spacy_pii.evaluation.documents import Document
+from spacy_pii.evaluation.gate import run_gate
+from spacy_pii.evaluation.report import (
     error_view,
     error_views,
     format_table,
@@ -25,7 +25,7 @@ from spacy_pii.report import (
     write_html,
     write_markdown,
 )
-from spacy_pii.scoring import evaluate
+from spacy_pii.evaluation.scoring import evaluate
 
 TEXT = "Call Ada Byron on 415-555-0134 or SSN 078-05-1120 before noon"
 VALUES = ("Ada Byron", "415-555-0134", "078-05-1120", "555-0134", "Byron")
@@ -205,7 +205,7 @@ def _canary_files(tmp_path: Path) -> tuple[Path, Path]:
 def _report_texts(tmp_path: Path, *extra: str) -> dict[str, str]:
     from typer.testing import CliRunner
 
-    from spacy_pii.cli import app
+    from spacy_pii.io.cli import app
 
     gold, pred = _canary_files(tmp_path)
     out = {
@@ -255,9 +255,9 @@ def test_show_values_puts_the_canaries_in_the_reports(tmp_path):
 
 
 def test_reports_show_overlap_scores_beside_token_and_character_levels(tmp_path):
-    from spacy_pii.documents import Document
-    from spacy_pii.report import format_table, render_markdown
-    from spacy_pii.scoring import evaluate
+    from spacy_pii.evaluation.documents import Document
+    from spacy_pii.evaluation.report import format_table, render_markdown
+    from spacy_pii.evaluation.scoring import evaluate
 
     text = "Ada Byron met Alan Turing"
     gold = Document.from_raw(text, [{"start": 0, "end": 9, "label": "PERSON"}])

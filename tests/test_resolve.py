@@ -1,4 +1,5 @@
-"""The merge resolves overlaps in one total order (DESIGN contract 4); one test per step."""
+"""The merge resolves overlaps in one total order (README, How it works: Merge order); one test
+per step."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from spacy_pii.core.hits import Hit
+from spacy_pii.core.resolve import resolve
 from spacy_pii.errors import UnknownLabel
-from spacy_pii.hits import Hit
-from spacy_pii.resolve import resolve
 
 
 def _keys(resolution):

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from spacy.language import Language
 from standin import register_standin
 
+from spacy_pii.core.hits import Hit
+from spacy_pii.core.taxonomy import load_taxonomy
 from spacy_pii.errors import InvalidInput, UnknownType
-from spacy_pii.hits import Hit
-from spacy_pii.redact import RestoreResult, redact, restore
-from spacy_pii.taxonomy import load_taxonomy
+from spacy_pii.redaction import RestoreResult, redact, restore
 
 PROMPT = "Email ada@example.com and card 4242424242424242."
 PROMPT_SPANS = [(6, 21, "EMAIL"), (31, 47, "PAYMENT")]

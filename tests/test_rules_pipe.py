@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from spacy_pii.pipeline.assemble import rules_pipeline
+from spacy_pii.assembly.build import rules_pipeline
 
 TEXTS = [
     "Mail ada@example.com or call (212) 555-0123,",

@@ -11,10 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spacy_pii.calibration import LabelThreshold, ScoredSpan, ThresholdPolicy, reliability
-from spacy_pii.documents import Document
 from spacy_pii.errors import ConfigError
-from spacy_pii.score_map import (
+from spacy_pii.evaluation.calibration import (
+    LabelThreshold,
+    ScoredSpan,
+    ThresholdPolicy,
+    reliability,
+)
+from spacy_pii.evaluation.documents import Document
+from spacy_pii.evaluation.score_map import (
     DEFAULT_MIN_EXAMPLES,
     IsotonicCurve,
     ScoreMap,

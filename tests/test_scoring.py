@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from spacy_pii.documents import (
+from spacy_pii.errors import UnknownLabel
+from spacy_pii.evaluation.documents import (
     AlignmentError,
     CorpusLineError,
     Document,
@@ -18,9 +19,8 @@ from spacy_pii.documents import (
     parse_document,
     read_documents,
 )
-from spacy_pii.errors import UnknownLabel
-from spacy_pii.gate import run_gate
-from spacy_pii.scoring import evaluate, masked_text
+from spacy_pii.evaluation.gate import run_gate
+from spacy_pii.evaluation.scoring import evaluate, masked_text
 
 # Seed 000's fixture, re-made with our own text: a person, a social security number whose
 # predicted end is one character short, an address, and an e-mail nobody annotated.
@@ -371,7 +371,7 @@ def test_overlap_level_credits_a_partial_name_once_on_each_side():
 
 
 def test_leaked_share_counts_every_masked_type_as_cover():
-    from spacy_pii.scoring import leaked_share
+    from spacy_pii.evaluation.scoring import leaked_share
 
     gold = _doc(NAMES, [_at("Ada Byron", "PERSON", NAMES), _at("Grace Hopper", "PERSON", NAMES)])
     start = NAMES.index("Grace")

@@ -31,7 +31,7 @@ from spacy.language import Language
 from spacy.tokens import SpanGroup
 
 import spacy_pii
-from spacy_pii.pipeline.colors import DISPLACY_COLORS
+from spacy_pii.pipeline.displacy_colors import DISPLACY_COLORS
 from spacy_pii.serve import protocol
 from spacy_pii.serve.app import create_app
 from spacy_pii.serve.pipelines import PipelineRegistry, model_slots

@@ -20,7 +20,7 @@ from pyspark.testing import assertDataFrameEqual  # noqa: E402
 
 import spacy_pii  # noqa: E402
 from spacy_pii.errors import ConfigError  # noqa: E402
-from spacy_pii.spark import cached_pipeline, redact_dataframe  # noqa: E402
+from spacy_pii.io.spark import cached_pipeline, redact_dataframe  # noqa: E402
 
 KEY = "spark-test-key-1"
 SCHEMA = (

@@ -1,4 +1,4 @@
-"""The taxonomy is data: validated, versioned, and the only label map (DESIGN contract 6)."""
+"""The taxonomy is data: validated, versioned, and the only label map."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from spacy_pii.core.taxonomy import load_taxonomy, parse_taxonomy
 from spacy_pii.errors import TaxonomyError, UnknownLabel, UnknownType
-from spacy_pii.taxonomy import load_taxonomy, parse_taxonomy
 
 SHIPPED = Path(__file__).resolve().parents[1] / "spacy_pii" / "data" / "taxonomy-2026.11.yaml"
 REQUIRED_TYPES = {

@@ -1,7 +1,8 @@
 """Every entity label Presidio's default recognizers can emit folds through the taxonomy.
 
-DESIGN contract 6: one label map from every external label to a public type or to an
-explicit drop with its reason. Presidio's labels come from the installed package itself
+The taxonomy contract (README, How it works: Taxonomy): one label map from every external
+label to a public type or to an explicit drop with its reason. Presidio's labels come from
+the installed package itself
 (``presidio-analyzer``, the ``bench`` extra): each recognizer that its
 ``conf/default_recognizers.yaml`` lists (the ones it ships disabled too, since a user can
 switch them on), its NER recognizers, and the entity names in its shipped configurations

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spacy_pii.pipeline.assemble import rules_pipeline
+from spacy_pii.assembly.build import rules_pipeline
 
 TOKENIZER = rules_pipeline().tokenizer
 PIECES = ["(", ")", "[", "{", "a", "1", " ", "\n", ":", "-", ".", "é", "x" * 20, "(" * 9]

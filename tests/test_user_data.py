@@ -13,10 +13,10 @@ import pytest
 import spacy
 import srsly
 
+from spacy_pii.core.hits import Hit
 from spacy_pii.detectors.regex_safety import UnsafePattern, check_pattern
 from spacy_pii.detectors.registry import detectors
 from spacy_pii.errors import ConfigError, UnknownType
-from spacy_pii.hits import Hit
 
 # An employee card number with a Luhn check digit: 7992739871 + 3 is Luhn-valid, + 4 is not.
 PATTERN = {

@@ -1,8 +1,8 @@
 """Long documents through windows: the plan's guarantees, and the same spans as one whole run.
 
-The plan (spacy_pii.windows) is checked as a property over random token layouts: every short
+The plan (spacy_pii.core.windows) is checked as a property over random token layouts: every short
 span is kept by exactly one window, which holds it whole. The pipeline adapter
-(spacy_pii.pipeline.windowed) is checked against ``nlp(text)`` on the shipped model, with
+(spacy_pii.io.windowed) is checked against ``nlp(text)`` on the shipped model, with
 names placed across window edges, and on a text longer than ``nlp.max_length``.
 """
 
@@ -16,10 +16,10 @@ import spacy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import spacy_pii.pipeline.ner  # noqa: F401  (registers pii_ner)
-from spacy_pii.pipeline.assemble import rules_pipeline
-from spacy_pii.pipeline.windowed import windowed_doc
-from spacy_pii.windows import OVERLAP_TOKENS, Window, plan_windows
+import spacy_pii.pipeline.pii_ner  # noqa: F401  (registers pii_ner)
+from spacy_pii.assembly.build import rules_pipeline
+from spacy_pii.core.windows import OVERLAP_TOKENS, Window, plan_windows
+from spacy_pii.io.windowed import windowed_doc
 
 SHIPPED = Path(__file__).resolve().parents[1] / "spacy_pii" / "models" / "en_pii_default"
 
@@ -140,7 +140,7 @@ def test_a_text_over_max_length_is_taken_whole_by_the_windows():
 def test_redact_with_windows_writes_what_a_whole_run_writes(tmp_path):
     if not (SHIPPED / "config.cfg").is_file():
         pytest.skip("no shipped model in this build (spacy_pii/models/en_pii_default)")
-    from spacy_pii.stream import StreamOptions, load_redaction_pipeline, redact_file
+    from spacy_pii.io.stream import StreamOptions, load_redaction_pipeline, redact_file
 
     source = tmp_path / "long.txt"
     source.write_text("Mail ada@example.com\n" + _text(40) + "\n", encoding="utf-8")

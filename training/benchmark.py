@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from spacy_pii.cli import app
+from spacy_pii.io.cli import app
 
 if __name__ == "__main__":
     app(["benchmark", *sys.argv[1:]], prog_name="training/benchmark.py")

@@ -6,18 +6,18 @@
 Two steps, both on dev:
 
 1. Scores. ``pii_ner`` proposes spans from ``--proposal-threshold`` with raw scores; an
-   isotonic :class:`~spacy_pii.calibration.ScoreMap` is fit on them (one pooled curve by
+   isotonic :class:`~spacy_pii.evaluation.calibration.ScoreMap` is fit on them (one pooled curve by
    default, per label with ``--per-label``; correct: a gold span with the same offsets
    and folded type) and written to ``score_map.json`` beside the output (or to
    ``--score-map``). ``--no-score-map`` keeps the raw scores. The ECE on dev is printed
    raw, calibrated (in sample) and cross-fitted (two folds by document).
 2. Thresholds. The pipeline runs over dev again, now with calibrated scores, and each
-   label's threshold is swept on them (:func:`spacy_pii.calibration.calibrate`).
+   label's threshold is swept on them (:func:`spacy_pii.evaluation.calibration.calibrate`).
 
 The policy is bound to the model's fingerprint and the corpus version, records the score
 map's examples per label, and is written to ``policy.json`` beside the output (or to
 ``--policy``). The output pipeline is then assembled from the trained one and these two
-files (:func:`spacy_pii.pipeline.release.assemble_pipeline`): the thresholds go into its
+files (:func:`spacy_pii.assembly.release.assemble_pipeline`): the thresholds go into its
 ``config.cfg``, the files into the components' data; no loaded component is patched.
 When a gated label cannot reach its recall floor, or has too little dev
 support to measure it, the script fails closed: no policy, the output pipeline keeps the
@@ -36,16 +36,17 @@ from pathlib import Path
 
 import spacy
 
-from spacy_pii.calibration import (
+from spacy_pii.assembly.release import assemble_pipeline, model_fingerprint, predict_documents
+from spacy_pii.core.taxonomy import load_taxonomy
+from spacy_pii.evaluation.calibration import (
     CalibrationError,
     ScoredSpan,
     calibrate,
     labels_from_predictions,
     reliability,
 )
-from spacy_pii.documents import read_documents
-from spacy_pii.pipeline.release import assemble_pipeline, model_fingerprint, predict_documents
-from spacy_pii.score_map import (
+from spacy_pii.evaluation.documents import read_documents
+from spacy_pii.evaluation.score_map import (
     DEFAULT_MIN_EXAMPLES,
     ScoreMap,
     cross_fitted,
@@ -53,7 +54,6 @@ from spacy_pii.score_map import (
     proposal_threshold,
     score_pairs,
 )
-from spacy_pii.taxonomy import load_taxonomy
 
 
 def _ece_line(name: str, spans: Sequence[ScoredSpan], labels: Sequence[str]) -> str:
@@ -101,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-support", type=int)
     parser.add_argument("--min-examples", type=int, default=DEFAULT_MIN_EXAMPLES)
     # Pooled curve by default: split by template, as dev and test are, the pooled curve alone
-    # scored ECE 0.082 against 0.089 with per-label curves (spacy_pii/score_map.py), and dev's
+    # scored ECE 0.082 against 0.089 with per-label curves (spacy_pii/evaluation/score_map.py),
+    # and dev's
     # per-label precision does not carry to unseen templates (USERNAME: 93% of the shipped
     # model's dev proposals correct, 35% on test).
     parser.add_argument(

@@ -21,11 +21,11 @@ from typing import Annotated
 import typer
 
 from spacy_pii.benchmark.systems import load_presidio_full
-from spacy_pii.cli import predict_with_model
-from spacy_pii.documents import Document, read_documents
+from spacy_pii.core.taxonomy import Taxonomy, load_taxonomy
 from spacy_pii.errors import UnknownLabel
-from spacy_pii.scoring import evaluate
-from spacy_pii.taxonomy import Taxonomy, load_taxonomy
+from spacy_pii.evaluation.documents import Document, read_documents
+from spacy_pii.evaluation.scoring import evaluate
+from spacy_pii.io.cli import predict_with_model
 
 Opt = typer.Option
 

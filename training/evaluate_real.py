@@ -28,12 +28,12 @@ from typing import Annotated
 import typer
 from compare_presidio import fold_predictions
 
-from spacy_pii.cli import predict_with_model
-from spacy_pii.documents import Document
+from spacy_pii.core.taxonomy import load_taxonomy
+from spacy_pii.evaluation.documents import Document
+from spacy_pii.evaluation.scoring import evaluate, leaked_share
 from spacy_pii.generator.real_text import load_real_text
 from spacy_pii.generator.render import upper_same_length
-from spacy_pii.scoring import evaluate, leaked_share
-from spacy_pii.taxonomy import load_taxonomy
+from spacy_pii.io.cli import predict_with_model
 
 ROOT = Path(__file__).resolve().parents[1]
 LABEL = "PERSON"

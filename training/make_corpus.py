@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+from spacy_pii.core.taxonomy import load_taxonomy
 from spacy_pii.generator.corpus import (
     PRESIDIO_FILE,
     SPLITS,
@@ -21,7 +22,6 @@ from spacy_pii.generator.corpus import (
     write_jsonl,
 )
 from spacy_pii.generator.real_text import load_real_text, real_text_files
-from spacy_pii.taxonomy import load_taxonomy
 
 ROOT = Path(__file__).resolve().parents[1]
 

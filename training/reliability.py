@@ -7,8 +7,9 @@
 Runs the pipeline over each gold JSONL file and takes every span of
 ``doc.spans["pii_ner"]`` with its probability (``attrs["scores"]``). A span is correct when
 a gold span has its exact offsets and the same type, gold labels folded through the
-taxonomy. The bins and the ECE are :func:`spacy_pii.calibration.reliability`'s, on the
-candidates of :func:`spacy_pii.calibration.labels_from_predictions`, per type and overall.
+taxonomy. The bins and the ECE are :func:`spacy_pii.evaluation.calibration.reliability`'s, on
+the candidates of :func:`spacy_pii.evaluation.calibration.labels_from_predictions`, per type
+and overall.
 
 Only what the model proposes can be binned: ``pii_ner`` keeps a span from its threshold up
 (0.5 in the shipped pipeline), so the bins below it stay empty. ``--threshold`` lowers the
@@ -29,14 +30,14 @@ from typing import Annotated, Any
 
 import typer
 
-from spacy_pii.calibration import (
+from spacy_pii.assembly.release import predict_documents
+from spacy_pii.evaluation.calibration import (
     DEFAULT_RELIABILITY_BINS,
     ScoredSpan,
     labels_from_predictions,
     reliability,
 )
-from spacy_pii.documents import Document, read_documents
-from spacy_pii.pipeline.release import predict_documents
+from spacy_pii.evaluation.documents import Document, read_documents
 
 REPO = Path(__file__).resolve().parents[1]
 # The held-out test split: the training run's copy when there is one, else the built corpus.

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from spacy_pii.benchmark import DEFAULT_CORPORA, load_corpus
-from spacy_pii.taxonomy import load_taxonomy
+from spacy_pii.core.taxonomy import load_taxonomy
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,7 +37,7 @@ def _load() -> str:
 
 def time_redact(source: Path, model: str, processes: int) -> float:
     """Wall seconds of one ``spacy-pii redact`` run, model load excluded (an empty run first)."""
-    command = [sys.executable, "-m", "spacy_pii.cli", "redact", str(source), "--model", model]
+    command = [sys.executable, "-m", "spacy_pii.io.cli", "redact", str(source), "--model", model]
     with tempfile.TemporaryDirectory() as folder:
         empty = Path(folder) / "empty.jsonl"
         empty.write_text("", encoding="utf-8")
@@ -58,7 +58,7 @@ def time_spark(texts: list[str], model: str, cores: int) -> float:
     """Wall seconds of ``redact_dataframe`` over ``texts`` on ``local[cores]``, second run."""
     from pyspark.sql import SparkSession
 
-    from spacy_pii.spark import redact_dataframe
+    from spacy_pii.io.spark import redact_dataframe
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     spark = (

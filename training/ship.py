@@ -3,7 +3,7 @@
     python training/ship.py training/output/cpu/model-calibrated spacy_pii/models/en_pii_default \
         --metrics training/output/cpu/metrics.json --manifest corpus/built/manifest.json
 
-Refused over the size budget. The logic is :func:`spacy_pii.pipeline.release.ship_pipeline`.
+Refused over the size budget. The logic is :func:`spacy_pii.assembly.release.ship_pipeline`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from spacy_pii.pipeline.release import MAX_SHIPPED_MB, ship_pipeline
+from spacy_pii.assembly.release import MAX_SHIPPED_MB, ship_pipeline
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -48,11 +48,12 @@ DEFAULT_SOURCES = (
 )
 MODES = ("plain", "memory_zone")
 
-# The issue's definition of "steady" (issue 5): over the second half of the run RSS grows by
-# less than 5%, and the last window's docs/s lies within 20% of the median window's.
+# What "steady" means here, the target the run is held to: over the second half of the run
+# RSS grows by less than 5%, and the last window's docs/s lies within 20% of the median
+# window's.
 RSS_GROWTH_LIMIT = 0.05
 SPEED_TOLERANCE = 0.20
-# Bytes per MB, as in spacy_pii.pipeline.release.directory_mb (10**6, not 2**20).
+# Bytes per MB, as in spacy_pii.assembly.release.directory_mb (10**6, not 2**20).
 MB = 1e6
 
 

@@ -7,7 +7,7 @@
 encoder from the donor's NER encoder (``pii.copy_encoder_weights.v1``), which needs the
 donor's own vectors, so both come from one source.
 
-The logic is :func:`spacy_pii.pipeline.release.export_vectors`.
+The logic is :func:`spacy_pii.assembly.release.export_vectors`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import argparse
 import json
 from pathlib import Path
 
-from spacy_pii.pipeline.release import export_vectors
+from spacy_pii.assembly.release import export_vectors
 
 
 def _default_source() -> str:

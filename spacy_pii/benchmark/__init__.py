@@ -10,15 +10,8 @@ Importing this package imports neither spaCy nor Presidio: the systems are loade
 
 from __future__ import annotations
 
-from .corpus import (
-    DEFAULT_CORPORA,
-    EVAL_TYPES,
-    build_text,
-    load_corpus,
-    score_predictions,
-    short_sample,
-)
-from .report import (
+from .run import run_benchmark, write_outputs
+from .summary import (
     check_targets,
     fit_exponent,
     format_checks,
@@ -26,8 +19,15 @@ from .report import (
     render_markdown,
     write_chart,
 )
-from .run import run_benchmark, write_outputs
 from .systems import SYSTEM_NAMES, SystemUnavailable, load_system
+from .texts import (
+    DEFAULT_CORPORA,
+    EVAL_TYPES,
+    build_text,
+    load_corpus,
+    score_predictions,
+    short_sample,
+)
 
 __all__ = [
     "DEFAULT_CORPORA",

@@ -17,11 +17,22 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..documents import Document
+from ..core.taxonomy import Taxonomy, load_taxonomy
+from ..core.windows import WINDOW_CHARS
 from ..errors import UnknownLabel
-from ..taxonomy import Taxonomy, load_taxonomy
-from ..windows import WINDOW_CHARS
-from .corpus import (
+from ..evaluation.documents import Document
+from .probe import measure_growth, measure_load, peak_rss_mb
+from .summary import FIT_RANGE, check_targets, render_markdown, write_chart
+from .systems import (
+    SYSTEM_NAMES,
+    PresidioSystem,
+    RawSpan,
+    ScrubadubSystem,
+    System,
+    SystemUnavailable,
+    load_system,
+)
+from .texts import (
     DEFAULT_CORPORA,
     EVAL_TYPES,
     GROWTH_SIZES,
@@ -33,17 +44,6 @@ from .corpus import (
     load_corpus,
     score_with_sweep,
     short_sample,
-)
-from .probe import measure_growth, measure_load, peak_rss_mb
-from .report import FIT_RANGE, check_targets, render_markdown, write_chart
-from .systems import (
-    SYSTEM_NAMES,
-    PresidioSystem,
-    RawSpan,
-    ScrubadubSystem,
-    System,
-    SystemUnavailable,
-    load_system,
 )
 from .timing import (
     BATCH_SIZE,
@@ -360,14 +360,14 @@ def method_notes(results: dict[str, Any], *, probe_load: bool, n_probe: int) -> 
         "Cost growth: one document of each size built the same way, in a fresh process per "
         "row (when the load probes run), whose peak RSS is reported beside the seconds; "
         "spaCy's max_length is raised for every row. Our rows run a document longer than "
-        f"{WINDOW_CHARS:,} characters through spacy_pii.pipeline.windowed (the model in "
+        f"{WINDOW_CHARS:,} characters through spacy_pii.io.windowed (the model in "
         "windows of that size, rules and merge on the whole text), as `spacy-pii redact "
         "--window-chars` does. Fastest of up to five calls while under three seconds. The "
         f"exponent is the least-squares slope of log time on log size from "
         f"{FIT_RANGE[0]:,} to {FIT_RANGE[1]:,} characters; sizes predicted to take longer "
         f"than {settings['growth_cap_seconds']:g} s are skipped, and the fit uses the rest.",
-        "Accuracy: exact-span P/R/F1 with spacy_pii.scoring; gold and predicted labels are "
-        f"folded through taxonomy 2026.11 and only {', '.join(EVAL_TYPES)} are scored "
+        "Accuracy: exact-span P/R/F1 with spacy_pii.evaluation.scoring; gold and predicted "
+        f"labels are folded through taxonomy 2026.11 and only {', '.join(EVAL_TYPES)} are scored "
         "(other types are dropped on both sides). Micro pools those types; 'structured' "
         "pools all but PERSON. Presidio runs at its default score threshold (0); its "
         "threshold sweep is shown, and the F1 checks credit it with its best swept "

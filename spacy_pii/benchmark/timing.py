@@ -9,9 +9,9 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
-from .corpus import build_text
-from .report import FIT_RANGE, fit_exponent, percentile
+from .summary import FIT_RANGE, fit_exponent, percentile
 from .systems import RawSpan, System
+from .texts import build_text
 
 # spaCy's own default batch size for nlp.pipe (Language.batch_size); Presidio's batch
 # engine forwards the same number to spaCy's pipe inside its NLP engine.
@@ -180,8 +180,8 @@ def rule_breakdown(texts: Sequence[str]) -> dict[str, Any]:
     ``find_hits``: the pre-scan with no detector, then what each detector adds in place,
     measured by leaving it out (its gate, its scan and its share of the caches).
     """
+    from ..assembly.build import rules_pipeline
     from ..detectors import find_hits
-    from ..pipeline.assemble import rules_pipeline
 
     nlp = rules_pipeline()
     rules: Any = nlp.get_pipe("pii_rules")  # spaCy types pipes as plain callables

@@ -1,4 +1,4 @@
-"""Rule detectors: pure Python, ``str`` in, :class:`~spacy_pii.hits.Hit` out.
+"""Rule detectors: pure Python, ``str`` in, :class:`~spacy_pii.core.hits.Hit` out.
 
 Each module owns the forms that one standard or one well-kept library decides, and names
 that source in its docstring. :func:`build_detectors` turns :class:`RuleSettings` into
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from ..hits import Hit
+from ..core.hits import Hit
 from .anchors import forget, prescan
 from .base import Detector, check_text
 from .fold import fold_confusables

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
+from ..core.hits import Hit
 from ..errors import InputTooLarge, InvalidInput
-from ..hits import Hit
 
 
 @runtime_checkable

@@ -12,9 +12,10 @@ type before the value is even read, and a model trained on running text rarely s
   (Presidio Structured types a column by its name).
 
 Neither is a standard's grammar, so they sit apart from the rules: ``RuleSettings``
-turns them on with ``context_cues``, and their hits are shape-only (``score=None``, DESIGN
-contract 3), with detector ids ``"cues.title"`` and ``"cues.column"``. They run in
-``pii_rules`` because that component splits tokens at hit boundaries (contract 5): a table
+turns them on with ``context_cues``, and their hits are shape-only (``score=None``, README,
+How it works: Scores), with detector ids ``"cues.title"`` and ``"cues.column"``. They run in
+``pii_rules`` because that component splits tokens at hit boundaries (README, How it works:
+Tokens): a table
 row such as "85707,Anna Liz" is one token to spaCy's tokenizer. In the merge a cue loses
 every overlap of equal class rank: PERSON and USERNAME prefer the model, so the model's
 span, or another type's, wins over a cue's.
@@ -30,8 +31,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..conventions import HONORIFICS, SURNAME_PARTICLES
-from ..hits import Hit
+from ..core.conventions import HONORIFICS, SURNAME_PARTICLES
+from ..core.hits import Hit
 from .anchors import Anchors
 
 # Forms of address after which capitalised words are a name: ``conventions.HONORIFICS``

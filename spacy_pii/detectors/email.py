@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..hits import Hit
+from ..core.hits import Hit
 from .anchors import Anchors
 
 EMAIL = "EMAIL"

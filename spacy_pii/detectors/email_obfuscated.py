@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..hits import Hit
+from ..core.hits import Hit
 from .anchors import Anchors
 from .email import _EMAIL, EMAIL, in_uri_password
 

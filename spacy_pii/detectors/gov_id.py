@@ -84,8 +84,8 @@ from stdnum.se import personnummer as _se_pnr
 from stdnum.us import itin as _us_itin
 from stdnum.us import ssn as _us_ssn
 
+from ..core.hits import Hit
 from ..errors import ConfigError
-from ..hits import Hit
 from .anchors import Anchors, CueGate
 from .text import at_least_digits
 

@@ -32,7 +32,7 @@ import ipaddress
 import re
 from collections.abc import Iterator
 
-from ..hits import Hit
+from ..core.hits import Hit
 from .anchors import Anchors
 
 IP_ADDRESS = "IP_ADDRESS"

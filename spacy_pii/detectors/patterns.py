@@ -23,8 +23,8 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..core.hits import Hit
 from ..errors import ConfigError, settings_error
-from ..hits import Hit
 from .regex_safety import check_pattern
 from .registry import get_validator
 

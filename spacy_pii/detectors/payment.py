@@ -47,7 +47,7 @@ from stdnum import iban as _iban
 from stdnum import luhn as _luhn
 from stdnum.exceptions import ValidationError
 
-from ..hits import Hit
+from ..core.hits import Hit
 from .anchors import Anchors
 from .text import at_least_digits, merged_intervals
 
@@ -81,8 +81,8 @@ ISSUER_RANGES: tuple[tuple[int, int, str], ...] = (
     (1000, 1999, "uatp"),
     (2131, 2131, "jcb-legacy"),
 )
-# UATP and JCB's legacy 2131 range (the JCB IIN table of ISO/IEC 7812 registrations)
-# issue 15-digit cards only.
+# Only 15-digit cards are issued in UATP and JCB's legacy 2131 range (the JCB IIN table of
+# ISO/IEC 7812 registrations).
 _FIFTEEN_DIGIT_NETWORKS = frozenset({"uatp", "jcb-legacy"})
 _FIFTEEN_DIGITS = 15
 

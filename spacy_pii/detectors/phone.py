@@ -11,7 +11,7 @@ numbering plan validates scores ``None``.
 
 How, and why this way: ``PhoneNumberMatcher`` run once per region measured 1.8M chars/s
 for one region and 430k for eight, with ten times the matches, most of them other
-regions' false hits (ENVIRONMENT.md). Here one linear pattern finds runs of digit groups
+regions' false hits. Here one linear pattern finds runs of digit groups
 joined by phone punctuation. A run is cut at its spaces into chunks, and at each chunk
 the longest window (at most :data:`MAX_CHUNKS` chunks, :data:`MAX_DIGITS` digits) that
 libphonenumber validates is taken, greedily, left to right. A window reaches
@@ -46,8 +46,8 @@ import phonenumbers
 from phonenumbers import NumberParseException
 from phonenumbers.phonenumbermatcher import _is_national_prefix_present_if_required
 
+from ..core.hits import Hit
 from ..errors import ConfigError
-from ..hits import Hit
 from .anchors import Anchors, CueGate, prescan
 from .payment import overlaps_sorted, payment_spans
 from .phone_plan import (

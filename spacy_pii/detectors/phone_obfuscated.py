@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 
 import phonenumbers
 
-from ..hits import Hit
+from ..core.hits import Hit
 from .anchors import Anchors
 
 PHONE = "PHONE"

@@ -7,9 +7,9 @@ Sources, one per rule family (the hit's ``detector`` is ``rules.secret.<family>`
   assignment in code, configuration (YAML, JSON, ``.env``, INI, XML), a command-line flag,
   an SQL ``IDENTIFIED BY``/``PASSWORD`` clause (MySQL and PostgreSQL grammars), an HTTP
   ``Authorization`` header (RFC 9110 section 11.6.2: scheme, then credentials), or the
-  userinfo of a URL (RFC 3986 section 3.2.1: ``user:password@host``). This is seed 002's
-  rule: "cue word plus an assignment, or a mention whose value holds a digit or a symbol".
-  The span is the value only, without quotes. Score ``None``: nothing validates it.
+  userinfo of a URL (RFC 3986 section 3.2.1: ``user:password@host``). This is the project's
+  SECRET rule: "cue word plus an assignment, or a mention whose value holds a digit or a
+  symbol". The span is the value only, without quotes. Score ``None``: nothing validates it.
 - ``prose``: the mention half of that rule, "my wifi password is R@inb0w1600$": a password
   word, then "is" or "was", then one word holding a digit or a symbol.
 - A value earns its place by holding a digit or a symbol, or by its Shannon entropy
@@ -56,7 +56,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 
-from ..hits import Hit
+from ..core.hits import Hit
 from .anchors import Anchors, literal_alternation
 from .secret_cues import (
     CUE_LITERALS,

@@ -1,7 +1,7 @@
 """The cue-word half of the SECRET rules: a cue word, an assignment, and a value to check.
 
-Sources (see :mod:`.secret` for the whole rule set): seed 002's "cue word plus an
-assignment, or a mention whose value holds a digit or a symbol"; detect-secrets' default
+Sources (see :mod:`.secret` for the whole rule set): the project's SECRET rule, "cue word
+plus an assignment, or a mention whose value holds a digit or a symbol"; detect-secrets' default
 entropy limits (4.5 bits per character for base64-alphabet strings, 3.0 for hex:
 ``Base64HighEntropyString`` and ``HexHighEntropyString``); CredSweeper's ``PASSWD_PAIR``
 (a password value of at least 4 characters) and ``SECRET_PAIR`` (8 characters mixing upper

@@ -1,7 +1,7 @@
 """Chat: messenger and team-chat lines, mostly lower case, little punctuation, @handles.
 
-60% of chat documents are lower-cased whole after rendering (ENVIRONMENT.md: the CPU
-model missed lower-case names), the rest keep the mixed case people actually type.
+60% of chat documents are lower-cased whole after rendering (a trial run's CPU model missed
+lower-case names), the rest keep the mixed case people actually type.
 Append new templates at the end; never reorder or edit in place (ids are positions).
 """
 

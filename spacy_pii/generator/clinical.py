@@ -1,7 +1,7 @@
 """Clinical notes: telegraphic shorthand, nine in ten written in capitals.
 
-ENVIRONMENT.md measured that all-caps clinical shorthand drew thousands of false PERSON
-hits from every model and that more names did not help; name-free all-caps examples did.
+A trial run on this corpus measured that all-caps clinical shorthand drew thousands of false
+PERSON hits from every model and that more names did not help; name-free all-caps examples did.
 So most templates here carry no person at all, and the rest name one or two people among
 abbreviations (HTN, SOB, F/U), drug names (brand names read like surnames: KEPPRA,
 NORVASC), "DR" without a name, and words like WILL, MAY and HOPE.

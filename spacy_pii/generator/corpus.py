@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..conventions import HONORIFICS
+from ..core.conventions import HONORIFICS
 from ..errors import SpanOffsetError
 
 SPLITS = ("train", "dev", "test")
@@ -25,7 +25,7 @@ SPLITS = ("train", "dev", "test")
 FRACTIONS = (0.70, 0.15, 0.15)
 SPLIT_SALT = "spacy-pii/template-split/v1"
 
-# Honorifics that PERSON excludes: the same set that spacy_pii.conventions trims from a
+# Honorifics that PERSON excludes: the same set that spacy_pii.core.conventions trims from a
 # model's PERSON spans, so the gold and the post-model convention cannot drift apart.
 TITLES = HONORIFICS
 # Post-nominals and generational suffixes, also outside PERSON.
@@ -238,7 +238,7 @@ def case_augment(docs: list[dict], fraction: float, seed: int) -> list[dict]:
     """Lower- or upper-case copies of ``fraction`` of ``docs`` (half each), offsets kept.
 
     The copies use the length-preserving case maps, so every span still slices the same
-    value up to case. ENVIRONMENT.md: the CPU model missed lower-case names and every model
+    value up to case. In trial runs the CPU model missed lower-case names and every model
     drew false names from all-caps text; this lever shows both cases with gold spans.
     """
     from .render import lower_same_length, upper_same_length
@@ -346,7 +346,7 @@ def build_corpus(
     """
     from importlib.metadata import version
 
-    from ..taxonomy import load_taxonomy
+    from ..core.taxonomy import load_taxonomy
     from . import GENERATOR_VERSION, generate, templates
     from .real_text import load_real_text, real_text_files
 

@@ -1,7 +1,8 @@
 """Legal letters and documents: formal register, honorifics, parties, addresses.
 
 Titles ("Mr.", "Ms.", "Dr.") are written outside the PERSON slot, as the convention
-requires (ENVIRONMENT.md: the title convention flipped exact F1 between 0.1 and 0.7).
+requires (in a PERSON trial run the title convention alone moved exact F1 between 0.1 and
+0.7).
 "Will" the document, "Grace" the period and "May" the month and modal appear as hard
 negatives. Append new templates at the end; never reorder or edit in place.
 """

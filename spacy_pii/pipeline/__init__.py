@@ -1,7 +1,7 @@
-"""spaCy adapters over the pure core.
+"""What a spaCy config names: the components and the functions they register.
 
-One component factory per module (``rules``, ``ner``, ``merge``, ``redact``), the registered
-scorer (``scorer``) and displaCy colours (``colors``), plus the adapter helpers they share:
-hits <-> span groups (``spans``), docs -> output records (``stream``), and whole-pipeline
-assembly (``assemble``).
+One component per module, named as its factory (``pii_rules``, ``pii_ner``, ``pii_merge``,
+``pii_redact``, ``pii_span_finder``), the registered tokenizer (``guarded_tokenizer``), the
+span scorer (``spans_scorer``) and the displaCy colours (``displacy_colors``). The code they
+share lives in :mod:`spacy_pii.adapters`; whole-pipeline assembly in :mod:`spacy_pii.assembly`.
 """

@@ -37,8 +37,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .. import __version__
+from ..core.taxonomy import load_taxonomy
 from ..errors import PiiError
-from ..taxonomy import load_taxonomy
 from .pipelines import PipelineRegistry, PipelineSlot, model_slots
 from .protocol import ApiError, DetectRequest, RestoreRequest, read_json_body
 from .service import Service, detect, restore_answer, type_rows, validated

@@ -151,7 +151,7 @@ class PipelineRegistry:
 
 def _merge_of(nlp: Any) -> tuple[int, Any] | None:
     """The index and component of the last ``pii_merge`` in ``nlp``, if there is one."""
-    from ..pipeline.merge import PiiMerge
+    from ..pipeline.pii_merge import PiiMerge
 
     found = None
     for index, (_, component) in enumerate(nlp.pipeline):
@@ -186,7 +186,7 @@ def detect_doc(
         doc = nlp(text)
         return _filter_after(doc, types, min_score, drop_unscored)
     index, base = found
-    from ..pipeline.merge import PiiMerge
+    from ..pipeline.pii_merge import PiiMerge
 
     thresholds = {
         name: max(float(base.thresholds.get(name, 0.0)), min_score) for name in base.taxonomy.types

@@ -15,10 +15,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from ..core.quasi import find_combinations
+from ..core.taxonomy import Taxonomy
 from ..errors import PiiError, UnknownLabel
-from ..quasi import find_combinations
-from ..redact import parse_operators, redact, restore
-from ..taxonomy import Taxonomy
+from ..redaction import parse_operators, redact, restore
 from .pipelines import PipelineRegistry, PipelineSlot, default_types, detect_doc
 from .protocol import (
     ApiError,
