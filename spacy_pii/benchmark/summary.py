@@ -3,6 +3,9 @@
 Everything here takes the results dict that :func:`spacy_pii.benchmark.run_benchmark`
 returns (plain JSON data) and computes or formats from it. It imports neither spaCy nor
 Presidio; the chart imports matplotlib only when it is drawn.
+
+Why this module is over 400 lines: most of it is the report's Markdown tables, one small
+function each, sharing the formatting helpers above them.
 """
 
 from __future__ import annotations

@@ -18,6 +18,10 @@ every cut point and left out of the reliability diagram.
 
 Raw model scores are mapped to probabilities first (:mod:`spacy_pii.evaluation.score_map`);
 the sweep runs on the mapped scores.
+
+Why this module is over 400 lines: the sweep, the selection and the frozen policy they
+produce are one procedure, and the policy's pydantic models sit beside the code that fills
+them.
 """
 
 from __future__ import annotations

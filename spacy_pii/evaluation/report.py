@@ -7,6 +7,9 @@ render into a masked report, so a flag set once cannot leak through a later defa
 
 spaCy (for displaCy) and matplotlib (for the precision-recall curves, Agg backend) are
 imported inside the functions that draw, so the scoring core stays free of both.
+
+Why this module is over 400 lines: the three renderings (console, Markdown, HTML) share the
+masking check and the row builders; split by format, each would repeat them.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 Pure functions over JSONL-shaped dicts (``{"text", "spans", "meta"}``); the corpus build
 script (training/make_corpus.py) only wires files to them. The span conventions applied
 here are the ones written down in corpus/CONVENTIONS.md.
+
+Why this module is over 400 lines: each step of the build is a small pure function, kept
+here in the order that ``build_corpus`` runs them, so the build reads top to bottom.
 """
 
 from __future__ import annotations

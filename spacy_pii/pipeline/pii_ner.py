@@ -29,6 +29,10 @@ The module is longer than 400 lines because it adapts one spaCy class in one pla
 spaCy's own ``spancat.py`` does: the factory and its settings, span selection, training on
 gold spans, the serialization that keeps settings out of the folder, and the suggester
 that the configs name.
+
+Why this module is over 400 lines: one component per module, and this one is spaCy's span
+categorizer with its settings model, the span selection and the registered suggester, which
+only it uses.
 """
 
 from __future__ import annotations
