@@ -2,6 +2,9 @@
 
 Throughput, latency, cost growth and accuracy are measured here, one row after another;
 load time and peak memory come from a fresh process per row (:mod:`.probe`).
+
+Why this module is over 400 lines: :func:`method_notes` writes out how every figure of the
+report was measured, and it must sit beside the run whose settings it describes.
 """
 
 from __future__ import annotations
