@@ -17,6 +17,7 @@ import time
 import traceback
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -269,15 +270,14 @@ def run_benchmark(
                 cap_seconds=cap,
                 profile_to=profile_dir,
                 growth_in_child=(
-                    (
-                        lambda name=name: measure_growth(
-                            name,
-                            texts,
-                            sizes,
-                            cap,
-                            default_path=default_str,
-                            trf_path=trf_str,
-                        )
+                    partial(
+                        measure_growth,
+                        name,
+                        texts,
+                        sizes,
+                        cap,
+                        default_path=default_str,
+                        trf_path=trf_str,
                     )
                     if probe_load
                     else None

@@ -42,10 +42,13 @@ from ..errors import ConfigError
 # the pattern. An exponential pattern doubles its time per character, so the lengths start
 # at a dozen characters (``(a|a)*c`` took 6 s on 26 here). A quadratic one, such as
 # ``[a-z]+@x`` (``search`` retries from every start of a long run of letters), took 0.25 s
-# on 5,000 characters: between the last two lengths (4x longer) its time grows about 16x,
-# a linear pattern's about 4x, so growth over GROWTH_LIMIT fails it once the longer search
-# takes more than GROWTH_FLOOR_SECONDS (below that, timer noise dominates).
-TRIAL_LADDER = (12, 16, 20, 24, 512, 2048, 8192)
+# on 5,000 characters on a loaded machine and under 0.05 s on 8,192 on an idle one: the
+# ladder ends at 32,768 characters, where a quadratic search takes over a second anyway,
+# and a linear one still microseconds. Between the last two lengths (4x longer) a quadratic
+# pattern's time grows about 16x, a linear pattern's about 4x, so growth over GROWTH_LIMIT
+# fails it once the longer search takes more than GROWTH_FLOOR_SECONDS (below that, timer
+# noise dominates).
+TRIAL_LADDER = (12, 16, 20, 24, 512, 2048, 8192, 32768)
 TRIAL_SECONDS = 0.25
 TRIAL_CHARS = 12
 GROWTH_LIMIT = 8.0
