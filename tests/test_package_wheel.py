@@ -175,7 +175,8 @@ text = "Ruf 030 1234567 an. " + {TEXT!r}
 nlp = spacy.load({PACKAGE!r})
 doc = nlp(text)
 tuned = spacy.load({PACKAGE!r}, config={{"components": {{
-    "pii_rules": {{"phone_regions": ["DE"]}}, "pii_merge": {{"write_ents": True}}}}}})
+    "pii_rules": {{"phone_regions": ["DE"]}}, "pii_merge": {{"write_ents": True}},
+    "pii_ner": {{"threshold": 1.0}}}}}})
 tuned_doc = tuned(text)
 import spacy_pii
 needs = [Requirement(r) for r in requires({PACKAGE!r}) if r.startswith("spacy-pii")]
@@ -189,6 +190,8 @@ print(json.dumps({{
     "ents": [[e.label_, e.text] for e in doc.ents],
     "tuned_spans": [[s.label_, s.text] for s in tuned_doc.spans["pii"]],
     "tuned_ents": [[e.label_, e.text] for e in tuned_doc.ents],
+    "model_spans": [[s.label_, s.text] for s in doc.spans["pii_ner"]],
+    "tuned_model_spans": [[s.label_, s.text] for s in tuned_doc.spans["pii_ner"]],
 }}))
 """
 
@@ -260,6 +263,9 @@ def test_both_wheels_install_offline_into_a_fresh_venv_and_load_by_name(fresh_ve
     assert ["PHONE", "030 1234567"] not in result["spans"]
     assert ["PHONE", "030 1234567"] in result["tuned_spans"]
     assert result["tuned_ents"] == result["tuned_spans"]
+    # ... and a threshold no probability reaches silences the model.
+    assert ["PERSON", "Maria Gonzalez"] in result["model_spans"]
+    assert result["tuned_model_spans"] == []
 
 
 @pytest.mark.slow(reason="builds two wheels and installs them into a fresh venv: about 1 min")
