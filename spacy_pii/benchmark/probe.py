@@ -131,30 +131,41 @@ def measure_load(
     timeout: float = 1800.0,
 ) -> dict[str, Any]:
     """Load time and peak RSS of ``name`` in a fresh subprocess (see :func:`probe`)."""
+    options = ["--batch-size", str(batch_size)] if batch_size else []
+    if not isolated:
+        options.append("--as-installed")
+    return _child_json(
+        ["probe", name], texts, [repr(time.time())], options, default_path, trf_path, timeout
+    )
+
+
+def _child_json(
+    head: list[str],
+    texts: Sequence[str],
+    arguments: list[str],
+    options: list[str],
+    default_path: str | None,
+    trf_path: str | None,
+    timeout: float,
+) -> dict[str, Any]:
+    """Run ``python -m spacy_pii.benchmark HEAD TEXTS ARGUMENTS...`` and read its JSON line.
+
+    The texts travel in a temporary file; an exit other than 0, or no JSON line, is reported
+    as an ``error`` entry rather than raised, so one row's failure does not stop the run.
+    """
     with tempfile.TemporaryDirectory() as folder:
         texts_path = Path(folder) / "texts.json"
         texts_path.write_text(json.dumps(list(texts)), encoding="utf-8")
-        command = [
-            sys.executable,
-            "-m",
-            "spacy_pii.benchmark",
-            "probe",
-            name,
-            str(texts_path),
-            repr(time.time()),
-        ]
-        if batch_size:
-            command += ["--batch-size", str(batch_size)]
+        command = [sys.executable, "-m", "spacy_pii.benchmark", *head, str(texts_path)]
+        command += [*arguments, *options]
         if default_path:
             command += ["--default", str(default_path)]
         if trf_path:
             command += ["--trf", str(trf_path)]
-        if not isolated:
-            command.append("--as-installed")
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     if done.returncode != 0 or not lines:
-        return {"error": f"probe exited with {done.returncode}"}
+        return {"error": f"{head[0]} child exited with {done.returncode}"}
     return json.loads(lines[-1])
 
 
@@ -198,28 +209,8 @@ def measure_growth(
     benchmark's own process, Presidio's spaCy model took it to 3.8 GB, so each row's
     growth runs in a child and reports that child's peak RSS beside the seconds.
     """
-    with tempfile.TemporaryDirectory() as folder:
-        texts_path = Path(folder) / "texts.json"
-        texts_path.write_text(json.dumps(list(texts)), encoding="utf-8")
-        command = [
-            sys.executable,
-            "-m",
-            "spacy_pii.benchmark",
-            "growth",
-            name,
-            str(texts_path),
-            ",".join(str(size) for size in sizes),
-            repr(cap_seconds),
-        ]
-        if default_path:
-            command += ["--default", str(default_path)]
-        if trf_path:
-            command += ["--trf", str(trf_path)]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    if done.returncode != 0 or not lines:
-        return {"error": f"growth child exited with {done.returncode}"}
-    return json.loads(lines[-1])
+    arguments = [",".join(str(size) for size in sizes), repr(cap_seconds)]
+    return _child_json(["growth", name], texts, arguments, [], default_path, trf_path, timeout)
 
 
 def growth_main(argv: Sequence[str]) -> int:
