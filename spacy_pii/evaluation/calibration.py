@@ -32,13 +32,13 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 
 from ..core.taxonomy import Taxonomy, load_taxonomy
 from ..errors import ConfigError, PiiError, PolicyMismatch
-from .documents import Document, check_alignment, describe_validation_error
+from .documents import Document, FrozenModel, check_alignment, describe_validation_error
 from .gate import gated_floors, required_support
 
 POLICY_SCHEMA_VERSION: Final = 1
@@ -60,17 +60,7 @@ class CalibrationError(PiiError, ValueError):
         super().__init__(message)
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
-
-    def to_dict(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
-
-    def to_json(self, indent: int | None = 2) -> str:
-        return self.model_dump_json(indent=indent)
-
-
-class ScoredSpan(_Frozen):
+class ScoredSpan(FrozenModel):
     """One candidate on the labelled dev set.
 
     ``proposed=False`` marks a gold span the detector never proposed: a positive that no
@@ -90,7 +80,7 @@ class ScoredSpan(_Frozen):
         return self
 
 
-class ThresholdPoint(_Frozen):
+class ThresholdPoint(FrozenModel):
     """Confusion counts and rates when spans scoring >= ``threshold`` are kept."""
 
     threshold: float
@@ -190,7 +180,7 @@ def select_by_cost(
     return min(points, key=lambda p: (cost_fn * p.fn + cost_fp * p.fp, p.fn, -p.threshold))
 
 
-class ReliabilityBin(_Frozen):
+class ReliabilityBin(FrozenModel):
     lower: float
     upper: float
     count: int
@@ -198,7 +188,7 @@ class ReliabilityBin(_Frozen):
     positive_rate: float | None
 
 
-class Reliability(_Frozen):
+class Reliability(FrozenModel):
     """A reliability diagram and its expected calibration error (ECE)."""
 
     bins: tuple[ReliabilityBin, ...]
@@ -236,7 +226,7 @@ def reliability(spans: Iterable[ScoredSpan], n_bins: int = DEFAULT_RELIABILITY_B
 # -- the policy artefact --------------------------------------------------------------------
 
 
-class LabelThreshold(_Frozen):
+class LabelThreshold(FrozenModel):
     """The cut point for one label and the measurements that justify it."""
 
     threshold: float = Field(ge=0.0, le=1.0)
@@ -254,7 +244,7 @@ class LabelThreshold(_Frozen):
         return self
 
 
-class ThresholdPolicy(_Frozen):
+class ThresholdPolicy(FrozenModel):
     """A frozen, versioned threshold decision: everything needed to replay it.
 
     ``calibration_version`` identifies the model the thresholds were computed for (a hash

@@ -21,28 +21,19 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from statistics import NormalDist
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ..core.taxonomy import Taxonomy, load_taxonomy
 from ..errors import ConfigError
+from .documents import FrozenModel
 from .scoring import EvaluationResult
 
 # Two-sided 95% normal quantile, 1.959964...: the confidence level the gate reports.
 Z_95 = NormalDist().inv_cdf(0.975)
 
 Reason = Literal["below_floor", "insufficient_support"]
-
-
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
-
-    def to_dict(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
-
-    def to_json(self, indent: int | None = 2) -> str:
-        return self.model_dump_json(indent=indent)
 
 
 def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
@@ -76,7 +67,7 @@ def required_support(floor: float, z: float = Z_95) -> int:
     return max(1, math.ceil(z * z * floor / (1.0 - floor) - 1e-9))
 
 
-class GateLabel(_Frozen):
+class GateLabel(FrozenModel):
     """The gate's verdict on one label."""
 
     label: str
@@ -91,12 +82,12 @@ class GateLabel(_Frozen):
     reasons: tuple[Reason, ...] = ()
 
 
-class GateFailure(_Frozen):
+class GateFailure(FrozenModel):
     label: str
     reason: Reason
 
 
-class GateResult(_Frozen):
+class GateResult(FrozenModel):
     """Per-label verdicts; ``passed`` only when every gated label passed."""
 
     passed: bool

@@ -22,8 +22,8 @@ from typing import Any, Final, Literal
 from pydantic import Field, ValidationError, model_validator
 
 from ..errors import ConfigError
-from .calibration import ScoredSpan, ThresholdPolicy, _Frozen, labels_from_predictions
-from .documents import Document, check_alignment, describe_validation_error
+from .calibration import ScoredSpan, ThresholdPolicy, labels_from_predictions
+from .documents import Document, FrozenModel, check_alignment, describe_validation_error
 
 SCORE_MAP_SCHEMA_VERSION: Final = 1
 
@@ -39,7 +39,7 @@ SCORE_MAP_SCHEMA_VERSION: Final = 1
 DEFAULT_MIN_EXAMPLES = 40
 
 
-class IsotonicCurve(_Frozen):
+class IsotonicCurve(FrozenModel):
     """A monotone, piecewise-linear map from a raw score to a calibrated probability.
 
     One knot per block of the pool-adjacent-violators fit: ``x`` is the mean raw score of
@@ -131,7 +131,7 @@ def _isotonic_curve(points: Iterable[tuple[float, bool]]) -> IsotonicCurve:
     return IsotonicCurve(x=xs, y=ys, examples=sum(b[0] for b in blocks))
 
 
-class ScoreMap(_Frozen):
+class ScoreMap(FrozenModel):
     """Per-label maps from raw model scores to calibrated probabilities.
 
     A label with at least ``min_examples`` examples in the fit has a curve of its own
