@@ -381,3 +381,23 @@ def test_leaked_share_counts_every_masked_type_as_cover():
     assert leaked_share([gold], cover, "PERSON") == pytest.approx(leaked / (9 + 12))
     assert leaked_share([gold], [[(0, len(NAMES))]], "PERSON") == 0.0
     assert leaked_share([_doc(NAMES, [])], [[]], "PERSON") == 0.0
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 40), st.integers(1, 8), st.sampled_from(["PERSON", "ORG"]))),
+    st.lists(st.tuples(st.integers(0, 40), st.integers(1, 8), st.sampled_from(["PERSON", "ORG"]))),
+)
+def test_overlap_matching_equals_the_pairwise_definition(gold_raw, pred_raw):
+    from spacy_pii.evaluation.scoring import overlap_matches
+
+    text = "x" * 60
+    gold = _doc(text, [{"start": a, "end": a + n, "label": lab} for a, n, lab in gold_raw]).spans
+    pred = _doc(text, [{"start": a, "end": a + n, "label": lab} for a, n, lab in pred_raw]).spans
+    counts = overlap_matches(gold, pred)
+    for side, own, others, hit in (("gold", gold, pred, "found"), ("pred", pred, gold, "right")):
+        keys = {s.key: s for s in own}.values()
+        for label in ("PERSON", "ORG"):
+            mine = [s for s in keys if s.label == label]
+            want = sum(any(o.label == label and o.overlaps(s) for o in others) for s in mine)
+            assert counts[label][side] == len(mine)
+            assert counts[label][hit] == want
