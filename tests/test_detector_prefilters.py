@@ -34,6 +34,7 @@ from spacy_pii.detectors import (
     build_detectors,
     cues,
     email,
+    email_obfuscated,
     find_hits,
     gov_id,
     network,
@@ -415,3 +416,15 @@ FOLD_ALPHABET = st.sampled_from(
 @given(text=st.one_of(st.text(FOLD_ALPHABET, max_size=40), st.text(max_size=40)))
 def test_fold_equals_the_per_character_algorithm(text):
     assert fold_confusables(text) == _fold_per_character(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.lists(
+        st.sampled_from([*email_obfuscated._NEEDLES, "a", "t", " ", "@", "&", "%4", "dot", "]"]),
+        max_size=12,
+    ).map("".join)
+)
+def test_munged_gate_equals_testing_every_needle(text):
+    expected = any(needle in text for needle in email_obfuscated._NEEDLES)
+    assert email_obfuscated._may_hold_munged(text) == expected

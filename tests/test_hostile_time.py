@@ -20,6 +20,7 @@ import spacy
 
 import spacy_pii
 from spacy_pii.adapters.span_groups import split_tokens_at
+from spacy_pii.assembly.build import rules_pipeline
 from spacy_pii.benchmark.hostile import FAMILIES, seconds
 from spacy_pii.io.stream import load_redaction_pipeline
 from spacy_pii.pipeline.guarded_tokenizer import PIECE_CHARS, GuardedTokenizer, guard
@@ -134,9 +135,10 @@ def test_long_runs_without_ascii_punctuation_stay_spacys(text):
     assert [(t.text, t.whitespace_) for t in guard(nlp.tokenizer)(text)] == expected
 
 
-def test_guarded_tokenizer_is_the_shipped_and_rules_tokenizer(rules_nlp):
-    assert isinstance(rules_nlp.tokenizer, GuardedTokenizer)
-    assert rules_nlp.config["nlp"]["tokenizer"]["@tokenizers"] == "pii.guarded_tokenizer.v1"
+def test_guarded_tokenizer_is_the_shipped_tokenizer_and_the_rules_language_option():
+    language = rules_pipeline(tokenizer="language")
+    assert isinstance(language.tokenizer, GuardedTokenizer)
+    assert language.config["nlp"]["tokenizer"]["@tokenizers"] == "pii.guarded_tokenizer.v1"
     shipped = spacy_pii.load()
     assert isinstance(shipped.tokenizer, GuardedTokenizer)
 
@@ -204,3 +206,57 @@ def test_model_lane_scores_long_documents_in_chunks_alike(default_nlp, monkeypat
         (s.start, s.end, s.label_) for s in whole
     ]
     assert chunked.attrs["scores"] == pytest.approx(whole.attrs["scores"])
+
+
+@pytest.mark.parametrize(
+    "counts",
+    [
+        [3, 4, 5],
+        [0, 0, 7, 0],
+        [60, 1, 1],
+        [60, 0],
+        [0, 120, 0, 0, 51],
+        [10, 45, 10, 50, 51, 120],
+        [0] * 500 + [2],
+    ],
+)
+def test_candidate_calls_cover_every_candidate_once_within_the_bound(counts, monkeypatch):
+    import spacy_pii.pipeline.pii_ner as ner_module
+
+    monkeypatch.setattr(ner_module, "SPANS_PER_PREDICT", 50)
+    calls = list(ner_module._candidate_calls(counts))
+    covered: list[int] = []
+    per_doc = [0] * len(counts)
+    for docs, first, lengths in calls:
+        assert len(docs) == len(lengths)
+        assert 0 < sum(lengths) <= 50
+        covered.extend(range(first, first + sum(lengths)))
+        for doc, length in zip(docs, lengths, strict=True):
+            per_doc[doc] += length
+    assert covered == list(range(sum(counts)))
+    assert per_doc == counts
+
+
+def test_model_lane_scores_a_batch_in_shared_calls_alike(default_nlp, monkeypatch):
+    import spacy_pii.pipeline.pii_ner as ner_module
+
+    texts = [f"Ada Lovelace wrote to Grace Hopper {i} times from London." for i in range(30)]
+    docs = list(default_nlp.pipe(texts))  # a span group lives as long as its doc
+    monkeypatch.setattr(ner_module, "SPANS_PER_PREDICT", 120)
+    calls: list[int] = []
+    plan = ner_module._candidate_calls
+
+    def counted(counts):
+        for call in plan(counts):
+            calls.append(len(call[0]))
+            yield call
+
+    monkeypatch.setattr(ner_module, "_candidate_calls", counted)
+    shared_docs = list(default_nlp.pipe(texts))
+    assert sum(calls) == len(texts) and max(calls) > 1  # documents share calls
+    whole = [d.spans["pii_ner"] for d in docs]
+    shared = [d.spans["pii_ner"] for d in shared_docs]
+    assert any(len(g) for g in whole)
+    for a, b in zip(shared, whole, strict=True):
+        assert [(s.start, s.end, s.label_) for s in a] == [(s.start, s.end, s.label_) for s in b]
+        assert a.attrs["scores"] == pytest.approx(b.attrs["scores"], abs=1e-5)

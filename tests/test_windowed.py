@@ -9,6 +9,7 @@ names placed across window edges, and on a text longer than ``nlp.max_length``.
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
 
 import pytest
@@ -100,6 +101,17 @@ def _spans(doc, key="pii"):
     ]
 
 
+def _same_spans(ours, theirs) -> bool:
+    """The same spans, labels and detectors, with scores equal to float32 rounding."""
+    keys = [(start, end, label, detector) for start, end, label, _, detector in ours]
+    if keys != [(start, end, label, detector) for start, end, label, _, detector in theirs]:
+        return False
+    return all(
+        (a is None and b is None) or (a is not None and b is not None and abs(a - b) < 1e-5)
+        for (_, _, _, a, _), (_, _, _, b, _) in zip(ours, theirs, strict=True)
+    )
+
+
 @pytest.fixture(scope="module")
 def shipped():
     if not (SHIPPED / "config.cfg").is_file():
@@ -120,8 +132,10 @@ def test_windowed_model_gives_the_spans_of_one_whole_run_across_window_edges(shi
     model_spans = [(s.start, s.end) for s in whole.spans["pii_ner"]]
     edges = {w.end for w in plan[:-1]} | {w.start for w in plan[1:]}
     assert any(start < edge < end for start, end in model_spans for edge in edges)
-    assert _spans(doc, "pii_ner") == _spans(whole, "pii_ner")
-    assert _spans(doc) == _spans(whole)
+    # The model's products run in batches of other shapes than one whole run's, and BLAS
+    # rounding depends on a product's shape: the scores agree to float32 rounding.
+    assert _same_spans(_spans(doc, "pii_ner"), _spans(whole, "pii_ner"))
+    assert _same_spans(_spans(doc), _spans(whole))
     assert all(doc.text[start:end] == text[start:end] for start, end, *_ in _spans(doc))
 
 
@@ -149,5 +163,26 @@ def test_redact_with_windows_writes_what_a_whole_run_writes(tmp_path):
     redact_file(nlp, source, whole, StreamOptions(fmt="text"), progress=False)
     opts = StreamOptions(fmt="text", window_chars=500)
     redact_file(nlp, source, windowed, opts, progress=False)
-    assert windowed.read_bytes() == whole.read_bytes()
+    windowed_rows = [json.loads(line) for line in windowed.read_text(encoding="utf-8").splitlines()]
+    whole_rows = [json.loads(line) for line in whole.read_text(encoding="utf-8").splitlines()]
+    assert _without_scores(windowed_rows) == _without_scores(whole_rows)
+    assert len(_scores(whole_rows)) > 10
+    assert _scores(windowed_rows) == pytest.approx(_scores(whole_rows), abs=1e-5)
     assert windowed.read_text(encoding="utf-8").count('"label": "PERSON"') > 10
+
+
+def _without_scores(value):
+    if isinstance(value, dict):
+        return {k: _without_scores(v) for k, v in value.items() if k != "score"}
+    if isinstance(value, list):
+        return [_without_scores(v) for v in value]
+    return value
+
+
+def _scores(value) -> list[float]:
+    if isinstance(value, dict):
+        found = [value["score"]] if isinstance(value.get("score"), float) else []
+        return found + [s for k, v in value.items() if k != "score" for s in _scores(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _scores(v)]
+    return []

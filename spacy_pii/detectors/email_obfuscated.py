@@ -111,10 +111,20 @@ _NEEDLES = (
     "at>",
     " dot ",
 )
+_AT_NEEDLES = tuple(needle for needle in _NEEDLES if "@" in needle)
+_BRACKETED_AT = ("at]", "at)", "at}", "at>")
 
 
 def _may_hold_munged(lowered: str) -> bool:
-    return any(needle in lowered for needle in _NEEDLES)
+    # Whether any of _NEEDLES occurs, the tests grouped under the character they need
+    # (a third of the cost of testing each needle, measured on the benchmark's texts).
+    if "@" in lowered and any(needle in lowered for needle in _AT_NEEDLES):
+        return True
+    if "&" in lowered and ("&#" in lowered or "&commat;" in lowered):
+        return True
+    if "%40" in lowered or " dot " in lowered:
+        return True
+    return any(needle in lowered for needle in _BRACKETED_AT)
 
 
 def _unmunged(written: str) -> tuple[str, bool]:

@@ -37,7 +37,7 @@ only it uses.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +178,35 @@ def make_pii_ner(
     )
 
 
+def _candidate_calls(counts: list[int]) -> Iterator[tuple[list[int], int, list[int]]]:
+    """The model calls for documents with ``counts`` candidates each, in order.
+
+    Yields (document indices, first candidate, candidates per document) with one to
+    :data:`SPANS_PER_PREDICT` candidates a call; a document with more gets calls of its own,
+    and documents without candidates between two such documents need no call.
+    """
+    group: list[int] = []
+    lengths: list[int] = []
+    offset = start = in_group = 0
+    for index, count in enumerate(counts):
+        if group and in_group + count > SPANS_PER_PREDICT:
+            if in_group:
+                yield group, start, lengths
+            group, lengths, in_group = [], [], 0
+        if count > SPANS_PER_PREDICT:
+            for first in range(offset, offset + count, SPANS_PER_PREDICT):
+                yield [index], first, [min(SPANS_PER_PREDICT, offset + count - first)]
+        else:
+            if not group:
+                start = offset
+            group.append(index)
+            lengths.append(count)
+            in_group += count
+        offset += count
+    if in_group:
+        yield group, start, lengths
+
+
 class PiiNer(SpanCategorizer):
     """The model lane. See :func:`make_pii_ner` for the settings."""
 
@@ -210,13 +239,15 @@ class PiiNer(SpanCategorizer):
 
     def predict(self, docs: Iterable[Doc]) -> tuple[Ragged, Floats2d]:
         """spaCy's ``SpanCategorizer.predict``, scoring at most :data:`SPANS_PER_PREDICT`
-        candidates of a document per model call.
+        candidates per model call.
 
         The span head's arrays grow with the candidates of the whole batch; on a long
         document they outgrow the CPU caches and the cost per candidate grows with the
-        text (2 to 3 times on 100,000 characters). With a listener the token vectors are
-        computed once upstream, so cutting the candidates costs nothing else; a model with
-        its own tok2vec would re-encode the document per call, so it gets one call.
+        text (2 to 3 times on 100,000 characters). Consecutive documents share a call up to
+        that bound, and a document with more candidates is cut into calls of its own. With
+        a listener the token vectors are computed once upstream, so cutting the candidates
+        costs nothing else; a model with its own tok2vec would re-encode a document per
+        call, so it gets one call.
         """
         docs = list(docs)
         ops = self.model.ops
@@ -227,15 +258,11 @@ class PiiNer(SpanCategorizer):
         if total <= SPANS_PER_PREDICT or not self._listens():
             return indices, self.model.predict((docs, indices))
         data = indices.dataXd
-        lengths = ops.to_numpy(indices.lengths)
         parts = []
-        offset = 0
-        for doc, count in zip(docs, lengths.tolist(), strict=True):
-            for start in range(offset, offset + count, SPANS_PER_PREDICT):
-                stop = min(start + SPANS_PER_PREDICT, offset + count)
-                chunk = Ragged(data[start:stop], ops.asarray1i([stop - start]))
-                parts.append(self.model.predict(([doc], chunk)))
-            offset += count
+        for group, start, lengths in _candidate_calls(ops.to_numpy(indices.lengths).tolist()):
+            stop = start + sum(lengths)
+            chunk = Ragged(data[start:stop], ops.asarray1i(lengths))
+            parts.append(self.model.predict(([docs[i] for i in group], chunk)))
         return indices, ops.xp.vstack(parts)
 
     def _listens(self) -> bool:
