@@ -64,7 +64,9 @@ def __getattr__(name: str) -> Any:
 def load(name: str = "default", **kwargs: Any) -> Language:
     """Load a PII pipeline.
 
-    ``"rules"`` builds blank English with ``pii_rules`` and ``pii_merge``. ``"default"`` is the
+    ``"rules"`` builds blank English with ``pii_rules`` and ``pii_merge``, tokenized at white
+    space (``tokenizer="language"`` keeps English's tokens; other ``kwargs`` are ``pii_rules``
+    settings, see :func:`~spacy_pii.assembly.build.rules_pipeline`). ``"default"`` is the
     trained pipeline shipped inside the package when present, else the rules pipeline. Any
     other name or path goes to :func:`spacy.load`, with ``kwargs`` passed through.
     """

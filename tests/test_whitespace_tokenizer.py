@@ -67,3 +67,11 @@ def test_a_saved_rules_pipeline_keeps_its_tokenizer(tmp_path):
 def test_unknown_tokenizer_choice_is_a_config_error():
     with pytest.raises(ConfigError, match="tokenizer must be one of"):
         rules_pipeline(tokenizer="regex")
+
+
+def test_load_passes_the_tokenizer_choice_through():
+    import spacy_pii
+    from spacy_pii.pipeline.guarded_tokenizer import GuardedTokenizer
+
+    assert isinstance(spacy_pii.load("rules", tokenizer="language").tokenizer, GuardedTokenizer)
+    assert [t.text for t in spacy_pii.load("rules")("a,b")] == ["a,b"]
