@@ -86,3 +86,24 @@ def test_the_merge_still_refuses_the_policy_for_a_retrained_model(trained):
             settings={"pii_merge": {"model_version": "a-retrained-model"}},
             policy=trained / "out" / "policy.json",
         )
+
+
+@pytest.mark.parametrize("fallback", [None, 0.2])
+def test_failing_closed_keeps_the_score_map_and_proposes_from_the_fallback(trained, fallback):
+    output = trained / f"failed-{fallback}"
+    extra = [] if fallback is None else ["--fallback-threshold", str(fallback)]
+    args = [str(trained / "model-best"), str(trained / "dev.jsonl"), "--output", str(output)]
+    # No label has a million dev spans: every floor lacks support, so no policy is fit.
+    fit = ["--min-examples", "1", "--proposal-threshold", "0.05"]
+    status = _script().main([*args, "--min-support", "1000000", *fit, *extra])
+    assert status == 1
+    trained_threshold = spacy.load(trained / "model-best").get_pipe("pii_ner").settings.threshold
+    ner = spacy.load(output).get_pipe("pii_ner")
+    assert ner.settings.threshold == (trained_threshold if fallback is None else fallback)
+    assert ner.score_map is not None
+
+
+def test_a_fallback_threshold_outside_zero_to_one_is_refused(trained):
+    args = [str(trained / "model-best"), str(trained / "dev.jsonl")]
+    with pytest.raises(SystemExit, match="fallback-threshold"):
+        _script().main([*args, "--output", str(trained / "bad"), "--fallback-threshold", "1.5"])

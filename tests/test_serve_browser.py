@@ -233,8 +233,8 @@ def test_score_floor_is_applied_on_the_server(server, driver):
     assert model_scores, "the default pipeline should score its PERSON spans"
     # Above the best model score: the model's spans go, and with them every mention that
     # propagation would copy from them; the validated 1.0 and the unscored spans stay.
-    floor = round(max(model_scores) + 0.01, 2)
-    assert floor < 1.0
+    floor = (max(model_scores) + 1.0) / 2
+    assert max(model_scores) < floor < 1.0
     _after_detect(
         driver,
         lambda: driver.execute_script(

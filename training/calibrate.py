@@ -21,8 +21,8 @@ files (:func:`spacy_pii.assembly.release.assemble_pipeline`): the thresholds go 
 ``config.cfg``, the files into the components' data; no loaded component is patched.
 When a gated label cannot reach its recall floor, or has too little dev
 support to measure it, the script fails closed: no policy, the output pipeline keeps the
-score map and pii_ner's trained threshold (for review), and the exit status is 1, which
-stops ``spacy project run all`` before packaging.
+score map and proposes from ``--fallback-threshold`` (pii_ner's trained threshold if not
+given), and the exit status is 1, which stops ``spacy project run all`` before packaging.
 """
 
 from __future__ import annotations
@@ -98,6 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policy", type=Path, help="policy file (default: beside --output)")
     parser.add_argument("--score-map", type=Path, help="score map file (default: beside --output)")
     parser.add_argument("--proposal-threshold", type=float, default=0.1)
+    parser.add_argument(
+        "--fallback-threshold",
+        type=float,
+        help="pii_ner's threshold in the output when no policy can be fit (default: trained)",
+    )
     parser.add_argument("--min-support", type=int)
     parser.add_argument("--min-examples", type=int, default=DEFAULT_MIN_EXAMPLES)
     # Pooled curve by default: split by template, as dev and test are, the pooled curve alone
@@ -137,7 +142,12 @@ def _calibrate(
     policy_path: Path,
     score_map_path: Path,
 ) -> int:
-    trained_threshold = float(spacy.load(model).get_pipe("pii_ner").settings.threshold)
+    # What pii_ner proposes from if no policy can be fit.
+    fallback_threshold = args.fallback_threshold
+    if fallback_threshold is None:
+        fallback_threshold = float(spacy.load(model).get_pipe("pii_ner").settings.threshold)
+    elif not 0.0 <= fallback_threshold <= 1.0:
+        raise SystemExit("--fallback-threshold must lie in [0, 1]")
     # Measure from scratch: proposals from --proposal-threshold, raw scores, and no earlier
     # policy's cuts (made on another scale) between the proposals and the sweep.
     proposing = {
@@ -214,11 +224,11 @@ def _calibrate(
         assemble_pipeline(
             model,
             output,
-            settings={"pii_ner": {"threshold": trained_threshold}},
+            settings={"pii_ner": {"threshold": fallback_threshold}},
             score_map=map_file,
             meta={"pii_calibration": calibration_meta},
         )
-        print(f"{output}: score map only, pii_ner proposes from {trained_threshold} (raw)")
+        print(f"{output}: score map only, pii_ner proposes from {fallback_threshold} (raw)")
         return 1
     spans = labels_from_predictions(gold, predicted)
     for label, entry in policy.labels.items():
