@@ -16,6 +16,7 @@ import pytest
 import spacy
 import srsly
 import tiny_ner
+from thinc.api import Config
 
 from spacy_pii.assembly.release import assemble_pipeline, model_fingerprint
 from spacy_pii.errors import PolicyMismatch
@@ -107,3 +108,21 @@ def test_a_fallback_threshold_outside_zero_to_one_is_refused(trained):
     args = [str(trained / "model-best"), str(trained / "dev.jsonl")]
     with pytest.raises(SystemExit, match="fallback-threshold"):
         _script().main([*args, "--output", str(trained / "bad"), "--fallback-threshold", "1.5"])
+
+
+def test_ngram_sizes_replace_only_the_suggester_sizes(tmp_path):
+    suggester = {"@misc": "pii.ngram_preset_suggester.v1", "sizes": [1, 2, 3, 4, 5]}
+    suggester["spans_key"] = "pii_candidates"
+    config = Config({"components": {"pii_ner": {"suggester": suggester}}})
+    config.to_disk(tmp_path / "config.cfg")
+    settings = _script()._suggester_settings(tmp_path, "4,1,2,3")
+    assert settings == {"suggester": {**suggester, "sizes": [1, 2, 3, 4]}}
+    assert _script()._suggester_settings(tmp_path, None) == {}
+    with pytest.raises(SystemExit, match="whole numbers"):
+        _script()._suggester_settings(tmp_path, "1,x")
+
+
+def test_ngram_sizes_need_a_suggester_with_sizes(trained):
+    args = [str(trained / "model-best"), str(trained / "dev.jsonl")]
+    with pytest.raises(SystemExit, match="needs a suggester with sizes"):
+        _script().main([*args, "--output", str(trained / "no-sizes"), "--ngram-sizes", "1,2"])

@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import spacy
+from thinc.api import Config
 
 from spacy_pii.assembly.release import assemble_pipeline, model_fingerprint, predict_documents
 from spacy_pii.core.taxonomy import load_taxonomy
@@ -89,6 +90,27 @@ def report_dev_ece(
     return result
 
 
+def _suggester_settings(model: Path, sizes: str | None) -> dict:
+    """pii_ner's suggester block with other n-gram ``sizes`` ("1,2,3,4"), or nothing.
+
+    The model is trained on the n-grams of its config; scoring fewer at inference is a
+    speed choice measured on the dev suite (configs/README.md).
+    """
+    if sizes is None:
+        return {}
+    try:
+        wanted = sorted({int(size) for size in sizes.split(",")})
+    except ValueError:
+        raise SystemExit("--ngram-sizes must be whole numbers separated by commas") from None
+    if not wanted or wanted[0] < 1:
+        raise SystemExit("--ngram-sizes must be positive")
+    config = Config().from_disk(model / "config.cfg", interpolate=False)
+    block = dict(config["components"]["pii_ner"]["suggester"])
+    if "sizes" not in block:
+        raise SystemExit(f"--ngram-sizes needs a suggester with sizes, not {block.get('@misc')}")
+    return {"suggester": {**block, "sizes": wanted}}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("model", type=Path)
@@ -98,6 +120,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policy", type=Path, help="policy file (default: beside --output)")
     parser.add_argument("--score-map", type=Path, help="score map file (default: beside --output)")
     parser.add_argument("--proposal-threshold", type=float, default=0.1)
+    parser.add_argument(
+        "--ngram-sizes",
+        help="n-gram sizes pii_ner proposes at inference in the output, e.g. 1,2,3,4 "
+        "(default: the trained ones)",
+    )
     parser.add_argument(
         "--fallback-threshold",
         type=float,
@@ -142,6 +169,7 @@ def _calibrate(
     policy_path: Path,
     score_map_path: Path,
 ) -> int:
+    suggester = _suggester_settings(model, args.ngram_sizes)
     # What pii_ner proposes from if no policy can be fit.
     fallback_threshold = args.fallback_threshold
     if fallback_threshold is None:
@@ -224,7 +252,7 @@ def _calibrate(
         assemble_pipeline(
             model,
             output,
-            settings={"pii_ner": {"threshold": fallback_threshold}},
+            settings={"pii_ner": {"threshold": fallback_threshold, **suggester}},
             score_map=map_file,
             meta={"pii_calibration": calibration_meta},
         )
@@ -254,7 +282,10 @@ def _calibrate(
     assemble_pipeline(
         model,
         output,
-        settings={"pii_ner": {"threshold": threshold}, "pii_merge": {"model_version": version}},
+        settings={
+            "pii_ner": {"threshold": threshold, **suggester},
+            "pii_merge": {"model_version": version},
+        },
         score_map=map_file,
         policy=policy_path,
         meta={"pii_calibration": calibration_meta},
