@@ -41,6 +41,7 @@ def _growth(nlp, family: str, *, rounds: int = 3) -> float:
         # texts are one long run: repeated, it would time the cache, not the tokenizer. Each
         # call's text ends in other digits, so its last run is new.
         return nlp(f"{text}{next(calls)}")
+
     # The machine is shared: CPU time of this process, the fastest run of each size, and
     # sizes that alternate so that a busy spell slows both. A round more only when needed.
     best_small = best_large = float("inf")
