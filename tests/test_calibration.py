@@ -144,7 +144,7 @@ def _policy(**changes) -> ThresholdPolicy:
         },
         eval_set_version="dev-2026.11",
         calibration_version="sha256:abc123",
-        taxonomy_version="2026.11",
+        taxonomy_version="2026.12",
         decided_at=datetime(2026, 11, 30, 12, 0, tzinfo=UTC),
     )
     fields.update(changes)
@@ -249,7 +249,7 @@ def test_calibrate_builds_a_policy_that_meets_its_floors():
     entry = policy.labels["EMAIL"]
     assert (entry.threshold, entry.measured_recall, entry.measured_precision) == (0.9, 1.0, 1.0)
     assert (entry.support, entry.recall_floor) == (80, 0.95)
-    assert policy.taxonomy_version == "2026.11" and policy.decided_at.tzinfo is not None
+    assert policy.taxonomy_version == "2026.12" and policy.decided_at.tzinfo is not None
 
 
 def test_calibrate_fails_closed_naming_each_label():

@@ -37,7 +37,7 @@ def _policy(version="abc123", **thresholds):
         },
         eval_set_version="corpus-1:dev.jsonl",
         calibration_version=version,
-        taxonomy_version="2026.11",
+        taxonomy_version="2026.12",
         decided_at=datetime(2026, 11, 30, tzinfo=UTC),
     ).to_dict()
 

@@ -314,7 +314,7 @@ def test_policy_records_the_score_map_and_loads_without_it(tmp_path):
         labels={"USERNAME": entry},
         eval_set_version="dev",
         calibration_version="abc",
-        taxonomy_version="2026.11",
+        taxonomy_version="2026.12",
         decided_at=datetime(2026, 11, 30, tzinfo=UTC),
     )
     policy = ThresholdPolicy(**fields, score_map_examples={"USERNAME": 90})
@@ -358,7 +358,7 @@ def _cut_policy(**cuts: float) -> ThresholdPolicy:
         },
         eval_set_version="dev",
         calibration_version="abc",
-        taxonomy_version="2026.11",
+        taxonomy_version="2026.12",
         decided_at=datetime(2026, 11, 30, tzinfo=UTC),
     )
 

@@ -57,7 +57,7 @@ def seed_pair() -> tuple[Document, Document]:
 
 def test_seed_000_fixture_counts_boundary_miss_as_fp_and_fn(seed_pair):
     result = evaluate([seed_pair[0]], [seed_pair[1]])
-    gov = result.per_label["GOV_ID"]  # US_SSN folds to GOV_ID in taxonomy 2026.11
+    gov = result.per_label["GOV_ID"]  # US_SSN folds to GOV_ID in taxonomy 2026.12
     assert (gov.tp, gov.fp, gov.fn) == (0, 1, 1)
     assert result.errors["GOV_ID"].fn_boundary == 1
     assert result.errors["GOV_ID"].fp_boundary == 1

@@ -182,7 +182,11 @@ def test_types_are_the_taxonomy_rows_in_displacy_colours(client):
             spec.default,
         )
         assert row["color"] == DISPLACY_COLORS[row["type"]]
-    assert {row["type"] for row in rows if not row["default"]} == {"DATE_OF_BIRTH", "ORG"}
+    assert {row["type"] for row in rows if not row["default"]} == {
+        "DATE_OF_BIRTH",
+        "ORG",
+        "LOCATION",
+    }
 
 
 def test_detect_gives_exact_spans_mask_vault_and_secrets_never_stored(client):

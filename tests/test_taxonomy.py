@@ -11,7 +11,7 @@ import yaml
 from spacy_pii.core.taxonomy import load_taxonomy, parse_taxonomy
 from spacy_pii.errors import TaxonomyError, UnknownLabel, UnknownType
 
-SHIPPED = Path(__file__).resolve().parents[1] / "spacy_pii" / "data" / "taxonomy-2026.11.yaml"
+SHIPPED = Path(__file__).resolve().parents[1] / "spacy_pii" / "data" / "taxonomy-2026.12.yaml"
 REQUIRED_TYPES = {
     "SECRET",
     "GOV_ID",
@@ -32,8 +32,22 @@ def _shipped_dict() -> dict:
 
 
 def test_shipped_taxonomy_has_the_public_types(taxonomy):
-    assert taxonomy.version == "2026.11"
+    assert taxonomy.version == "2026.12"
     assert set(taxonomy.types) >= REQUIRED_TYPES
+
+
+def test_location_is_a_peer_only_type_that_corpora_do_not_label(taxonomy):
+    location = taxonomy.get("LOCATION")
+    assert (location.class_, location.rank, location.default, location.trained) == (
+        "quasi",
+        0,
+        False,
+        False,
+    )
+    assert all(spec.trained for name, spec in taxonomy.types.items() if name != "LOCATION")
+    # Presidio's LOCATION now folds to the type; the corpora's place labels stay dropped
+    assert taxonomy.fold("LOCATION") == "LOCATION"
+    assert [taxonomy.fold(label) for label in ("GPE", "LOC", "location", "place")] == [None] * 4
 
 
 @pytest.mark.parametrize(

@@ -370,7 +370,7 @@ def method_notes(results: dict[str, Any], *, probe_load: bool, n_probe: int) -> 
         f"{FIT_RANGE[0]:,} to {FIT_RANGE[1]:,} characters; sizes predicted to take longer "
         f"than {settings['growth_cap_seconds']:g} s are skipped, and the fit uses the rest.",
         "Accuracy: exact-span P/R/F1 with spacy_pii.evaluation.scoring; gold and predicted "
-        f"labels are folded through taxonomy 2026.11 and only {', '.join(EVAL_TYPES)} are scored "
+        f"labels are folded through taxonomy 2026.12 and only {', '.join(EVAL_TYPES)} are scored "
         "(other types are dropped on both sides). Micro pools those types; 'structured' "
         "pools all but PERSON. Presidio runs at its default score threshold (0); its "
         "threshold sweep is shown, and the F1 checks credit it with its best swept "

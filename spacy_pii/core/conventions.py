@@ -3,7 +3,7 @@
 Exact-span scores depend on where a span starts as much as on whether it was found: in the
 PERSON trial run whether "Mr", "Dr" or "Prof" sat inside a PERSON span moved
 exact F1 on formal text between about 0.1 and 0.7 for the same detections. The taxonomy
-drops ``TITLE`` because honorifics are not part of PERSON (``data/taxonomy-2026.11.yaml``),
+drops ``TITLE`` because honorifics are not part of PERSON (``data/taxonomy-2026.12.yaml``),
 so a model's PERSON span that begins with one is trimmed here rather than left to whatever
 the training data happened to do.
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from ..errors import TaxonomyError, UnknownLabel, UnknownType
 
-DEFAULT_VERSION = "2026.11"
+DEFAULT_VERSION = "2026.12"
 
 DetectorKind = Literal["rule", "model"]
 MaskBehaviour = Literal["reversible", "irreversible"]
@@ -46,6 +46,9 @@ class PiiType(_Frozen):
     mask: MaskBehaviour
     color: str
     description: str
+    # False for a type that only a peer detector writes (LOCATION, from pii_peer_spans): no
+    # corpus and no template labels it, so our model is not trained on it.
+    trained: bool = True
     rank: int = 0
     recall_floor: float | None = None
     gated: bool = False

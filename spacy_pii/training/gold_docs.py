@@ -35,9 +35,11 @@ PII_KEY = "pii"
 
 
 def model_types(taxonomy: Taxonomy | None = None) -> tuple[str, ...]:
-    """The public types the taxonomy wants a model to find (``prefer: model``)."""
+    """The public types the taxonomy wants our model to find (``prefer: model``, trained)."""
     taxonomy = load_taxonomy(taxonomy)
-    return tuple(name for name, spec in taxonomy.types.items() if spec.prefer == "model")
+    return tuple(
+        name for name, spec in taxonomy.types.items() if spec.prefer == "model" and spec.trained
+    )
 
 
 @dataclass
