@@ -67,8 +67,11 @@ def load(name: str = "default", **kwargs: Any) -> Language:
     ``"rules"`` builds blank English with ``pii_rules`` and ``pii_merge``, tokenized at white
     space (``tokenizer="language"`` keeps English's tokens; other ``kwargs`` are ``pii_rules``
     settings, see :func:`~spacy_pii.assembly.build.rules_pipeline`). ``"default"`` is the
-    trained pipeline shipped inside the package when present, else the rules pipeline. Any
-    other name or path goes to :func:`spacy.load`, with ``kwargs`` passed through.
+    trained pipeline shipped inside the package when present, else the rules pipeline.
+    ``"wide"`` is the default plus en_core_web_md's NER as a peer for names, organisations and
+    places (:func:`~spacy_pii.assembly.build.wide_pipeline`; ``kwargs``: ``peer``,
+    ``peer_component``). Any other name or path goes to :func:`spacy.load`, with ``kwargs``
+    passed through.
     """
     from .assembly.build import load_pipeline
 

@@ -16,6 +16,9 @@ every set beats Presidio's overlap F1 by ``--f1-margin`` and leaks at most
 ``--upper`` adds an upper-cased copy of every set (offsets kept), scored apart: clinical
 notes and forms are often written in capitals, where a model must neither lose the names
 nor turn every capitalised word into one. The margins apply to the sets as written.
+
+``--peer`` scores ``--model`` with en_core_web_md's NER beside it, as the wide pipeline
+(:func:`spacy_pii.assembly.build.wide_pipeline`) runs it; ``--model wide`` is the shipped one.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import Annotated
 
 import typer
 from compare_presidio import fold_predictions
+from spacy.language import Language
 
 from spacy_pii.core.taxonomy import load_taxonomy
 from spacy_pii.evaluation.documents import Document
@@ -84,16 +88,22 @@ def main(
     f1_margin: Annotated[float, Opt(help="least overlap-F1 lead over Presidio")] = 0.02,
     leak_ratio: Annotated[float, Opt(help="most leak as a share of Presidio's")] = 0.75,
     upper: Annotated[bool, Opt(help="also score an upper-cased copy of every set")] = False,
+    peer: Annotated[bool, Opt(help="run --model with en_core_web_md's NER as a peer")] = False,
 ) -> None:
     taxonomy = load_taxonomy()
     sets = load_real_text(external, taxonomy.fold, split="dev")
     if upper:
         for name, docs in list(sets.items()):
             sets[f"{name} UPPER"] = [{**d, "text": upper_same_length(d["text"])} for d in docs]
+    pipeline: str | Language = model
+    if peer:
+        from spacy_pii.assembly.build import wide_pipeline
+
+        pipeline = wide_pipeline(base=model)
     rows: dict[str, dict] = {}
     for name, raw_docs in sets.items():
         gold = [Document.from_raw(d["text"], d["spans"], taxonomy=taxonomy) for d in raw_docs]
-        ours = predict_with_model(model, gold, taxonomy)
+        ours = predict_with_model(pipeline, gold, taxonomy)
         our_cover = [[(s.start, s.end) for s in d.spans] for d in ours]
         presidio_raw = _presidio_spans([d.text for d in gold], out / "presidio.json")
         presidio, _ = fold_predictions(gold, presidio_raw, taxonomy)
@@ -105,7 +115,8 @@ def main(
         }
     failed = []
     lines = [
-        f"PERSON on real text: `{model}` against Presidio 2.2.366 (en_core_web_md)",
+        f"PERSON on real text: `{model}`{' with the peer NER' if peer else ''} against "
+        "Presidio 2.2.366 (en_core_web_md)",
         "",
         "| set | docs | names | overlap P / R / F1 | Presidio | exact F1 | Presidio | leak | "
         "Presidio | leak ratio |",

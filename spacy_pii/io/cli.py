@@ -19,7 +19,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from pydantic import ValidationError
@@ -29,6 +29,9 @@ from ..core.taxonomy import Taxonomy, load_taxonomy
 from ..errors import PiiError
 from ..evaluation.documents import Document, describe_validation_error, read_documents
 from ..evaluation.scoring import EvaluationResult
+
+if TYPE_CHECKING:
+    from spacy.language import Language
 
 app = typer.Typer(
     name="spacy-pii",
@@ -66,7 +69,7 @@ def _typed_errors(func: F) -> F:
 
 Gold = Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="Gold JSONL.")]
 ModelOpt = Annotated[
-    str | None, typer.Option("--model", help="'rules', an installed pipeline or a path.")
+    str | None, typer.Option("--model", help="'rules', 'wide', an installed pipeline or a path.")
 ]
 PredOpt = Annotated[
     Path | None,
@@ -87,12 +90,13 @@ def _progress(items: Iterator[Any], total: int, desc: str) -> Iterator[Any]:
 
 
 def predict_with_model(
-    name: str, gold_docs: list[Document], taxonomy: Taxonomy, batch_size: int = 64
+    name: str | Language, gold_docs: list[Document], taxonomy: Taxonomy, batch_size: int = 64
 ) -> list[Document]:
-    """Run a pipeline over the gold texts and read ``doc.spans["pii"]`` and its scores."""
+    """Run a pipeline (a name for :func:`spacy_pii.load`, or one already built) over the
+    gold texts and read ``doc.spans["pii"]`` and its scores."""
     import spacy_pii
 
-    nlp = spacy_pii.load(name)
+    nlp = spacy_pii.load(name) if isinstance(name, str) else name
     texts = (d.text for d in gold_docs)
     predicted = []
     for doc in _progress(nlp.pipe(texts, batch_size=batch_size), len(gold_docs), "predict"):

@@ -40,7 +40,7 @@ FAKE_PROVIDERS: dict[str, str] = {
 
 
 class MissingExtra(PiiError, ImportError):
-    """An operator needs an optional dependency that is not installed."""
+    """A feature (an operator, a pipeline) needs an optional dependency that is not installed."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,129 @@
+"""A peer NER's entities as candidates: label map, our span conventions, gaps only, no digits."""
+
+from __future__ import annotations
+
+import time
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spacy_pii.core.peer_entities import PeerRules, bound_entity, peer_candidates
+
+
+def _tokens(text: str) -> tuple[list[str], list[bool]]:
+    """White-space tokens, a line break counted on the token before it."""
+    words, breaks = [], []
+    for line in text.split("\n"):
+        parts = line.split()
+        words.extend(parts)
+        breaks.extend([False] * len(parts))
+        if breaks:
+            breaks[-1] = True
+    if breaks and not text.endswith("\n"):
+        breaks[-1] = False
+    return words, breaks
+
+
+def _texts(words, kept):
+    return [(" ".join(words[a:b]), label) for a, b, label in kept]
+
+
+def test_labels_are_mapped_and_others_skipped():
+    words, breaks = _tokens("Nancy Werlin flew from London with Google on Monday")
+    entities = [(0, 2, "PERSON"), (4, 5, "GPE"), (6, 7, "ORG"), (8, 9, "DATE")]
+    kept = peer_candidates(words, breaks, entities, taken=[])
+    assert _texts(words, kept) == [
+        ("Nancy Werlin", "PERSON"),
+        ("London", "LOCATION"),
+        ("Google", "ORG"),
+    ]
+
+
+def test_a_custom_label_map_is_used():
+    words, breaks = _tokens("Nancy met the Jedi")
+    rules = PeerRules(labels={"NORP": "ORG"})
+    kept = peer_candidates(words, breaks, [(0, 1, "PERSON"), (3, 4, "NORP")], [], rules)
+    assert _texts(words, kept) == [("Jedi", "ORG")]
+
+
+def test_an_entity_touching_our_own_span_is_skipped():
+    words, breaks = _tokens("Dear Ms Foster and Kurt Gerstein wrote")
+    # our model already has "Foster"; the peer's wider "Ms Foster and Kurt" must not win
+    entities = [(1, 4, "PERSON"), (4, 6, "PERSON")]
+    kept = peer_candidates(words, breaks, entities, taken=[(2, 3)])
+    assert _texts(words, kept) == [("Kurt Gerstein", "PERSON")]
+
+
+def test_person_bounds_follow_our_conventions():
+    cases = {
+        "Colm Tuohey 's": "Colm Tuohey",
+        "Dr Brookes": "Brookes",
+        "Mrs Cousins ,": "Cousins",
+        "( Anna Berg )": "Anna Berg",
+    }
+    for text, expected in cases.items():
+        words, breaks = _tokens(text)
+        first, last = bound_entity(words, breaks, 0, len(words), "PERSON")
+        assert " ".join(words[first:last]) == expected, text
+
+
+def test_an_entity_ends_at_a_line_break():
+    words, breaks = _tokens("Linh Mai\nFirst day")
+    first, last = bound_entity(words, breaks, 0, 4, "PERSON")
+    assert words[first:last] == ["Linh", "Mai"]
+    # a break that is a token of its own ends the entity before it
+    words, breaks = ["JAMES", "PORTER", "\n", "Card"], [False, False, True, False]
+    assert bound_entity(words, breaks, 0, 4, "PERSON") == (0, 2)
+
+
+def test_honorifics_stay_in_an_organisation_or_place():
+    words, breaks = _tokens("Dr Martens")
+    assert bound_entity(words, breaks, 0, 2, "ORG") == (0, 2)
+
+
+def test_an_entity_with_a_digit_is_skipped_unless_asked():
+    words, breaks = _tokens("ci-runner-5 and Mark 12 and Ada")
+    entities = [(0, 1, "PERSON"), (2, 4, "PERSON"), (5, 6, "PERSON")]
+    assert _texts(words, peer_candidates(words, breaks, entities, [])) == [("Ada", "PERSON")]
+    loose = PeerRules(skip_digits=False)
+    assert len(peer_candidates(words, breaks, entities, [], loose)) == 3
+
+
+def test_an_entity_of_only_punctuation_or_titles_is_dropped():
+    words, breaks = _tokens("Mr . -- ok")
+    assert peer_candidates(words, breaks, [(0, 2, "PERSON"), (2, 3, "ORG")], []) == []
+
+
+@given(
+    st.lists(st.sampled_from(["Ada", "Mr", ",", "'s", "\n", "x9", "Berg"]), max_size=30),
+    st.data(),
+)
+def test_candidates_lie_inside_their_entity_and_outside_our_spans(words, data):
+    breaks = ["\n" in w for w in words]
+    n = len(words)
+    bounds = st.tuples(st.integers(0, n), st.integers(0, n)).map(sorted)
+    entities = [(a, b, "PERSON") for a, b in data.draw(st.lists(bounds, max_size=5)) if a < b]
+    taken = [(a, b) for a, b in data.draw(st.lists(bounds, max_size=3)) if a < b]
+    taken_tokens = {i for a, b in taken for i in range(a, b)}
+    for first, last, label in peer_candidates(words, breaks, entities, taken):
+        assert label == "PERSON" and first < last
+        assert any(a <= first and last <= b for a, b, _ in entities)
+        assert not taken_tokens & set(range(first, last))
+        assert words[last - 1] not in {",", "'s", "\n"} and words[first] not in {",", "Mr"}
+
+
+def test_cost_grows_linearly_with_the_tokens():
+    def run(n: int) -> float:
+        words = ["Mr", "Ada", "Berg", "'s", ","] * n
+        breaks = [False] * len(words)
+        entities = [(i, i + 5, "PERSON") for i in range(0, len(words), 5)]
+        taken = [(i + 1, i + 2) for i in range(0, len(words), 10)]
+        best = float("inf")
+        for _ in range(3):
+            start = time.process_time()
+            peer_candidates(words, breaks, entities, taken)
+            best = min(best, time.process_time() - start)
+        return best
+
+    run(1_000)
+    assert run(40_000) / max(run(4_000), 1e-4) <= 15.0
