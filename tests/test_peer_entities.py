@@ -7,7 +7,13 @@ import time
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spacy_pii.core.peer_entities import PeerRules, bound_entity, peer_candidates
+from spacy_pii.core.peer_entities import (
+    PeerRules,
+    bound_entity,
+    is_non_name_token,
+    peer_candidates,
+    reads_as_name,
+)
 
 
 def _tokens(text: str) -> tuple[list[str], list[bool]]:
@@ -46,12 +52,34 @@ def test_a_custom_label_map_is_used():
     assert _texts(words, kept) == [("Jedi", "ORG")]
 
 
-def test_an_entity_touching_our_own_span_is_skipped():
+def test_an_entity_touching_our_own_name_is_skipped():
     words, breaks = _tokens("Dear Ms Foster and Kurt Gerstein wrote")
     # our model already has "Foster"; the peer's wider "Ms Foster and Kurt" must not win
-    entities = [(1, 4, "PERSON"), (4, 6, "PERSON")]
-    kept = peer_candidates(words, breaks, entities, taken=[(2, 3)])
+    entities = [(1, 5, "PERSON"), (4, 6, "PERSON")]
+    kept = peer_candidates(words, breaks, entities, taken=[(2, 3, "PERSON"), (4, 5, "PERSON")])
+    assert kept == []
+    kept = peer_candidates(words, breaks, [(4, 6, "PERSON")], taken=[(2, 3, "PERSON")])
     assert _texts(words, kept) == [("Kurt Gerstein", "PERSON")]
+
+
+def test_an_entity_is_cut_around_our_other_spans_and_non_name_tokens():
+    words, breaks = _tokens("shot from Rue Bourbon @ruebourbonph . Go Hunter http://t.co/x1")
+    entities = [(2, 5, "FAC"), (7, 9, "PERSON")]
+    kept = peer_candidates(words, breaks, entities, taken=[(4, 5, "USERNAME")])
+    assert _texts(words, kept) == [("Rue Bourbon", "LOCATION"), ("Hunter", "PERSON")]
+
+
+def test_of_a_cut_entity_only_the_parts_that_read_as_a_name_are_kept():
+    words, breaks = _tokens("at 01:33:52 kube-scheduler and aws_access_key_id = AKIA12 and Mark 12")
+    entities = [(1, 3, "PERSON"), (4, 7, "PERSON"), (8, 10, "PERSON")]
+    kept = peer_candidates(words, breaks, entities, taken=[(6, 7, "SECRET")])
+    # "kube-scheduler" is lower case and "aws_access_key_id" no word; "Mark" reads as a name
+    assert _texts(words, kept) == [("Mark", "PERSON")]
+    # an entity that is not cut keeps a lower-case name: the peer's reading stands
+    words, breaks = _tokens("then maria said")
+    assert _texts(words, peer_candidates(words, breaks, [(1, 2, "PERSON")], [])) == [
+        ("maria", "PERSON")
+    ]
 
 
 def test_person_bounds_follow_our_conventions():
@@ -81,12 +109,14 @@ def test_honorifics_stay_in_an_organisation_or_place():
     assert bound_entity(words, breaks, 0, 2, "ORG") == (0, 2)
 
 
-def test_an_entity_with_a_digit_is_skipped_unless_asked():
-    words, breaks = _tokens("ci-runner-5 and Mark 12 and Ada")
-    entities = [(0, 1, "PERSON"), (2, 4, "PERSON"), (5, 6, "PERSON")]
-    assert _texts(words, peer_candidates(words, breaks, entities, [])) == [("Ada", "PERSON")]
-    loose = PeerRules(skip_digits=False)
-    assert len(peer_candidates(words, breaks, entities, [], loose)) == 3
+def test_tokens_no_name_holds():
+    for word in ("ci-runner-5", "k8s", "@ruebourbonph", "#RIP", "http://t.co/x", "a_b", "x=y"):
+        assert is_non_name_token(word), word
+    for word in ("Ada", "O'Neil", "Faber-Castell", "St."):
+        assert not is_non_name_token(word), word
+    assert reads_as_name(["Rue", "Bourbon"]) and reads_as_name(["d'Orves", "Henri"])
+    for words in (["le-mou"], [], ["Ada", ":"]):
+        assert not reads_as_name(words), words
 
 
 def test_an_entity_of_only_punctuation_or_titles_is_dropped():
@@ -102,13 +132,23 @@ def test_candidates_lie_inside_their_entity_and_outside_our_spans(words, data):
     breaks = ["\n" in w for w in words]
     n = len(words)
     bounds = st.tuples(st.integers(0, n), st.integers(0, n)).map(sorted)
-    entities = [(a, b, "PERSON") for a, b in data.draw(st.lists(bounds, max_size=5)) if a < b]
-    taken = [(a, b) for a, b in data.draw(st.lists(bounds, max_size=3)) if a < b]
-    taken_tokens = {i for a, b in taken for i in range(a, b)}
+    entities = []
+    for a, b in data.draw(st.lists(bounds, max_size=5)):
+        # a NER's entities never overlap one another
+        if a < b and all(b <= x or y <= a for x, y, _ in entities):
+            entities.append((a, b, "PERSON"))
+    labels = st.sampled_from(["PERSON", "USERNAME"])
+    taken = [
+        (a, b, label)
+        for (a, b), label in data.draw(st.lists(st.tuples(bounds, labels), max_size=3))
+        if a < b
+    ]
+    taken_tokens = {i for a, b, _ in taken for i in range(a, b)}
     for first, last, label in peer_candidates(words, breaks, entities, taken):
         assert label == "PERSON" and first < last
         assert any(a <= first and last <= b for a, b, _ in entities)
         assert not taken_tokens & set(range(first, last))
+        assert "x9" not in words[first:last]
         assert words[last - 1] not in {",", "'s", "\n"} and words[first] not in {",", "Mr"}
 
 
@@ -117,7 +157,7 @@ def test_cost_grows_linearly_with_the_tokens():
         words = ["Mr", "Ada", "Berg", "'s", ","] * n
         breaks = [False] * len(words)
         entities = [(i, i + 5, "PERSON") for i in range(0, len(words), 5)]
-        taken = [(i + 1, i + 2) for i in range(0, len(words), 10)]
+        taken = [(i + 1, i + 2, "USERNAME") for i in range(0, len(words), 10)]
         best = float("inf")
         for _ in range(3):
             start = time.process_time()
@@ -127,3 +167,18 @@ def test_cost_grows_linearly_with_the_tokens():
 
     run(1_000)
     assert run(40_000) / max(run(4_000), 1e-4) <= 15.0
+
+
+def test_one_long_entity_of_possessives_and_titles_is_bounded_in_linear_time():
+    def run(n: int) -> float:
+        words = ["Mr", ","] * n + ["Ada"] + ["'s", ","] * n
+        breaks = [False] * len(words)
+        best = float("inf")
+        for _ in range(3):
+            start = time.process_time()
+            assert bound_entity(words, breaks, 0, len(words), "PERSON") == (2 * n, 2 * n + 1)
+            best = min(best, time.process_time() - start)
+        return best
+
+    run(1_000)
+    assert run(100_000) / max(run(10_000), 1e-4) <= 15.0

@@ -121,7 +121,7 @@ def leading_honorifics(words: Sequence[str]) -> int:
     return count
 
 
-def _is_punctuation(word: str) -> bool:
+def is_punctuation(word: str) -> bool:
     """Whether a token is punctuation, a symbol or space only (Unicode categories P, S, Z)."""
     return all(unicodedata.category(char)[0] in "PSZ" or char.isspace() for char in word)
 
@@ -132,9 +132,9 @@ def edge_punctuation(words: Sequence[str]) -> tuple[int, int]:
     A span that is all punctuation gives ``(len(words), 0)``: nothing of it is kept.
     """
     start, end = 0, len(words)
-    while start < end and _is_punctuation(words[start]):
+    while start < end and is_punctuation(words[start]):
         start += 1
-    while end > start and _is_punctuation(words[end - 1]):
+    while end > start and is_punctuation(words[end - 1]):
         end -= 1
     return start, len(words) - end
 

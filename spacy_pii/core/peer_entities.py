@@ -3,18 +3,22 @@
 A peer is a named-entity recognizer trained elsewhere (en_core_web_md's ``ner``, trained on
 OntoNotes news, web and conversation text). It finds names on real text that our model
 misses, and names that it calls an organisation or a place; it also reads templates and
-tool names as people, and its spans follow OntoNotes' edges, not ours. So its entities are
-taken only where they can add something and cannot undo our own detectors:
+tool names as people, glues handles and links to the names beside them, and its spans follow
+OntoNotes' edges, not ours. So its entities are taken only where they can add something and
+cannot undo our own detectors:
 
 - only labels in the label map count (``GPE`` → ``LOCATION``, ...); the rest are skipped;
 - an entity is cut at a line break (a name does not run across lines), loses punctuation
   at either edge, and a PERSON also loses a trailing possessive and leading honorifics,
   as :mod:`spacy_pii.core.conventions` does for our model (a PERSON of titles only is
   dropped);
-- an entity with a digit is skipped (``ci-runner-5``, ``k8s``, ``Mark 12``): no name or
-  place name in the real-text dev sets has one;
-- an entity that overlaps a token taken by our own detectors is skipped: the peer fills
-  gaps, it never re-types or re-bounds our spans.
+- an entity that touches one of our PERSON spans is skipped: the peer never re-bounds our
+  names;
+- an entity is cut at every token that no name holds (one with a digit, an ``@`` handle, a
+  ``#`` tag, a link, ``_``, ``=`` or ``/``: ``Hunter http://t.co/x``, ``ci-runner-5``) and at
+  every token under one of our other spans (``Rue Bourbon @ruebourbonph`` beside our
+  USERNAME); of an entity so cut, only the parts that read as a name are kept: words of
+  letters (with ``.``, ``'``, ``-`` inside), one of them capitalised.
 
 Measured on the real-text dev suite (``configs/README.md``): these rules keep most of the
 peer's reduction in leaked name characters and cost the least on generated text.
@@ -24,10 +28,11 @@ Everything is in token positions and linear in the tokens and entities.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .conventions import HONORIFICS, edge_punctuation, leading_honorifics
+from .conventions import HONORIFICS, edge_punctuation, is_punctuation
 
 # OntoNotes' labels for people, organisations and places, as en_core_web_md writes them.
 # NORP (nationalities, religious and political groups) is left out: taxonomy 2026.12 drops it.
@@ -39,6 +44,11 @@ DEFAULT_PEER_LABELS: dict[str, str] = {
     "FAC": "LOCATION",
 }
 POSSESSIVE_TOKENS = frozenset({"'s", "’s", "'", "’"})
+# Starts and characters of tokens that no name holds.
+_NON_NAME_PREFIXES = ("@", "#", "http", "www.")
+_NON_NAME_CHARS = frozenset("_=/")
+# A word of a name: a letter first, then letters, full stops, apostrophes and hyphens.
+_NAME_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|[.'’-])*")
 
 
 @dataclass(frozen=True)
@@ -46,7 +56,26 @@ class PeerRules:
     """How a peer's entities become candidates (see the module docstring)."""
 
     labels: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_PEER_LABELS))
-    skip_digits: bool = True
+
+
+def is_non_name_token(word: str) -> bool:
+    """Whether no name holds this token: a digit, a handle, a tag, a link, ``_ = /``."""
+    return (
+        word.startswith(_NON_NAME_PREFIXES)
+        or any(ch.isdigit() for ch in word)
+        or not _NON_NAME_CHARS.isdisjoint(word)
+    )
+
+
+def reads_as_name(words: Sequence[str]) -> bool:
+    """Whether the words read as a name: all name words, one of them capitalised."""
+    return all(_NAME_WORD.fullmatch(word) for word in words) and any(
+        word[:1].isupper() for word in words
+    )
+
+
+def _is_honorific(word: str) -> bool:
+    return word.lower().rstrip(".") in HONORIFICS
 
 
 def bound_entity(
@@ -64,17 +93,16 @@ def bound_entity(
         leading, trailing = edge_punctuation(words[start:end])
         start, end = start + leading, end - trailing
     if public == "PERSON":
-        while end > start and words[end - 1] in POSSESSIVE_TOKENS:
-            end -= 1
-        if start < end:
-            start += leading_honorifics(words[start:end])
-        # our model keeps the last word of a span that is only a title; a peer's such span
-        # names nobody, so none of it is kept
-        if all(word.lower().rstrip(".") in HONORIFICS for word in words[start:end]):
-            end = start
-        if start < end:
-            leading, trailing = edge_punctuation(words[start:end])
-            start, end = start + leading, end - trailing
+        # Possessives, punctuation and titles can alternate at either end ("Mr , Mr Ada 's ,
+        # 's"), so each end is trimmed until none is left; every step moves an index, so
+        # this is linear in the entity. A span of titles only names nobody: nothing is left.
+        while start < end:
+            if words[end - 1] in POSSESSIVE_TOKENS or is_punctuation(words[end - 1]):
+                end -= 1
+            elif is_punctuation(words[start]) or _is_honorific(words[start]):
+                start += 1
+            else:
+                break
     return start, max(start, end)
 
 
@@ -82,7 +110,7 @@ def peer_candidates(
     words: Sequence[str],
     breaks: Sequence[bool],
     entities: Iterable[tuple[int, int, str]],
-    taken: Iterable[tuple[int, int]],
+    taken: Iterable[tuple[int, int, str]],
     rules: PeerRules | None = None,
 ) -> list[tuple[int, int, str]]:
     """The peer's entities that become candidates, as ``(start, end, public type)`` tokens.
@@ -91,22 +119,38 @@ def peer_candidates(
         words: the tokens' texts.
         breaks: per token, whether it holds or is followed by a line break.
         entities: the peer's ``(start, end, label)`` in token positions.
-        taken: token bounds of our own detectors' spans; an entity touching one is skipped.
-        rules: the label map and filters; the defaults when ``None``.
+        taken: ``(start, end, public type)`` of our own detectors' spans.
+        rules: the label map; the defaults when ``None``.
     """
     rules = rules or PeerRules()
-    occupied = bytearray(len(words))
-    for first, last in taken:
-        occupied[first:last] = b"\x01" * (last - first)
+    ours_person = bytearray(len(words))
+    ours_other = bytearray(len(words))
+    for first, last, type_name in taken:
+        marks = ours_person if type_name == "PERSON" else ours_other
+        marks[first:last] = b"\x01" * (last - first)
     kept: list[tuple[int, int, str]] = []
     for first, last, label in entities:
         public = rules.labels.get(label)
         if public is None:
             continue
         first, last = bound_entity(words, breaks, first, last, public)
-        if first == last or occupied.find(1, first, last) != -1:
+        if first == last or ours_person.find(1, first, last) != -1:
             continue
-        if rules.skip_digits and any(ch.isdigit() for word in words[first:last] for ch in word):
-            continue
-        kept.append((first, last, public))
+        parts: list[tuple[int, int]] = []
+        start = first
+        for i in range(first, last):
+            if ours_other[i] or is_non_name_token(words[i]):
+                if start < i:
+                    parts.append((start, i))
+                start = i + 1
+        if start < last:
+            parts.append((start, last))
+        whole = parts == [(first, last)]
+        for part_first, part_last in parts:
+            if not whole:
+                part_first, part_last = bound_entity(words, breaks, part_first, part_last, public)
+                if not reads_as_name(words[part_first:part_last]):
+                    continue
+            if part_first < part_last:
+                kept.append((part_first, part_last, public))
     return kept

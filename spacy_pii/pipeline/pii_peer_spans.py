@@ -26,7 +26,6 @@ DEFAULT_PEER_SPANS_CONFIG: dict[str, Any] = {
     "spans_key": "pii_peer",
     "labels": dict(DEFAULT_PEER_LABELS),
     "yield_to": ["pii_rules", "pii_ner"],
-    "skip_digits": True,
     "detector": "peer_ner",
 }
 
@@ -39,7 +38,6 @@ class PiiPeerSpansSettings(BaseModel):
     spans_key: str = Field(default="pii_peer", min_length=1)
     labels: dict[str, str] = Field(default_factory=lambda: dict(DEFAULT_PEER_LABELS))
     yield_to: tuple[str, ...] = ("pii_rules", "pii_ner")
-    skip_digits: bool = True
     detector: str = Field(default="peer_ner", min_length=1)
 
 
@@ -55,7 +53,6 @@ def make_pii_peer_spans(
     spans_key: str,
     labels: dict[str, str],
     yield_to: list[str],
-    skip_digits: bool,
     detector: str,
 ) -> PiiPeerSpans:
     """Copy a peer NER's entities into ``doc.spans[spans_key]`` as candidates.
@@ -64,9 +61,9 @@ def make_pii_peer_spans(
         spans_key: the ``doc.spans`` key to write; list it in ``pii_merge``'s
             ``candidate_keys``.
         labels: the peer's label → a public type; entities with other labels are skipped.
-        yield_to: span groups of our own detectors; an entity touching one of their tokens
-            is skipped. A group absent from a doc is skipped.
-        skip_digits: skip entities with a digit in them.
+        yield_to: span groups of our own detectors: an entity touching one of their PERSON
+            spans is skipped, and one touching another span keeps only its parts outside it
+            that read as a name. A group absent from a doc is skipped.
         detector: the detector id written in ``attrs["detectors"]``.
     """
     settings = validated_settings(PiiPeerSpansSettings, "pii_peer_spans", locals())
@@ -79,14 +76,14 @@ class PiiPeerSpans:
     def __init__(self, name: str, settings: PiiPeerSpansSettings) -> None:
         self.name = name
         self.settings = settings
-        self.rules = PeerRules(labels=settings.labels, skip_digits=settings.skip_digits)
+        self.rules = PeerRules(labels=settings.labels)
 
     def __call__(self, doc: Doc) -> Doc:
         words = [token.text for token in doc]
         breaks = ["\n" in token.text or "\n" in token.whitespace_ for token in doc]
         entities = [(ent.start, ent.end, ent.label_) for ent in doc.ents]
         taken = [
-            (span.start, span.end)
+            (span.start, span.end, span.label_)
             for key in self.settings.yield_to
             for span in doc.spans.get(key, ())
         ]
