@@ -70,8 +70,8 @@ def load(name: str = "default", **kwargs: Any) -> Language:
     trained pipeline shipped inside the package when present, else the rules pipeline.
     ``"wide"`` is the default plus en_core_web_md's NER as a peer for names, organisations and
     places (:func:`~spacy_pii.assembly.build.wide_pipeline`; ``kwargs``: ``peer``,
-    ``peer_component``). Any other name or path goes to :func:`spacy.load`, with ``kwargs``
-    passed through.
+    ``peer_component``, ``base``, ``scores``). Any other name or path goes to
+    :func:`spacy.load`, with ``kwargs`` passed through.
     """
     from .assembly.build import load_pipeline
 

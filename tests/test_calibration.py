@@ -285,3 +285,21 @@ def test_selection_invariants(rows, floor):
         return
     assert chosen.recall >= floor
     assert all(p.precision <= chosen.precision for p in points if p.recall >= floor)
+
+
+def test_type_hit_rates_give_each_labelled_type_its_share_of_right_proposals():
+    from spacy_pii.evaluation.calibration import type_hit_rates
+
+    spans = [
+        ScoredSpan(label="PERSON", score=None, is_pii=True),
+        ScoredSpan(label="PERSON", score=None, is_pii=False),
+        ScoredSpan(label="PERSON", score=None, is_pii=False),
+        ScoredSpan(label="PERSON", score=0.0, is_pii=True, proposed=False),  # a miss: no vote
+        ScoredSpan(label="ORG", score=None, is_pii=False),
+        ScoredSpan(label="LOCATION", score=None, is_pii=False),
+    ]
+    rates = type_hit_rates(spans, labelled={"PERSON", "ORG"})
+    assert rates == pytest.approx({"ORG": 0.0, "PERSON": 1 / 3})
+    assert type_hit_rates(spans, labelled={"PERSON", "ORG"}, min_spans=2) == pytest.approx(
+        {"PERSON": 1 / 3}
+    )

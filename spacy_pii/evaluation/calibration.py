@@ -223,6 +223,31 @@ def reliability(spans: Iterable[ScoredSpan], n_bins: int = DEFAULT_RELIABILITY_B
     return Reliability(bins=tuple(bins), ece=ece, count=total)
 
 
+def type_hit_rates(
+    spans: Iterable[ScoredSpan], labelled: Iterable[str], *, min_spans: int = 1
+) -> dict[str, float]:
+    """A detector without probabilities, calibrated: per type, the share of its proposals
+    that are right.
+
+    A single score per type is the only calibrated one such a detector has: its spans are one
+    bin each, and the bin's hit rate is their probability. A type the calibration set does not
+    label (``labelled``) gets none, since its proposals can be neither right nor wrong there;
+    nor does a type with fewer than ``min_spans`` proposals.
+    """
+    wanted = set(labelled)
+    counts: dict[str, list[int]] = {}
+    for span in spans:
+        if span.proposed and span.label in wanted:
+            hits = counts.setdefault(span.label, [0, 0])
+            hits[0] += span.is_pii
+            hits[1] += 1
+    return {
+        label: right / total
+        for label, (right, total) in sorted(counts.items())
+        if total >= min_spans
+    }
+
+
 # -- the policy artefact --------------------------------------------------------------------
 
 

@@ -6,21 +6,29 @@ Which entities become candidates, and with which bounds, is
 :func:`spacy_pii.core.peer_entities.peer_candidates`; this component reads the tokens, the
 entities and the spans of the groups it yields to, and writes ``doc.spans[spans_key]``.
 
-The peer gives no probability, so its spans carry no score (``null``), like a rule's
-shape-only hit: they survive thresholds unless ``pii_merge`` is asked to ``drop_unscored``.
-Settings come from the config only; the component holds no data.
+The peer gives no probability. Its score per public type is data: the share of its
+candidates of that type that are right on a calibration set, measured by
+``training/peer_scores.py`` and given to :meth:`PiiPeerSpans.initialize`. A type without a
+measured share (a type the calibration set does not label) gets no score (``null``), like a
+rule's shape-only hit: it survives thresholds unless ``pii_merge`` is asked to
+``drop_unscored``. Settings come from the config; the scores are saved by ``to_disk``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
+from spacy.training import Example
+from spacy.util import SimpleFrozenList
 
+from ..adapters.component_data import data_from_bytes, data_from_disk, data_to_bytes, data_to_disk
 from ..core.peer_entities import DEFAULT_PEER_LABELS, PeerRules, peer_candidates
-from ..errors import validated_settings
+from ..errors import ConfigError, validated_settings
 
 DEFAULT_PEER_SPANS_CONFIG: dict[str, Any] = {
     "spans_key": "pii_peer",
@@ -28,6 +36,8 @@ DEFAULT_PEER_SPANS_CONFIG: dict[str, Any] = {
     "yield_to": ["pii_rules", "pii_ner"],
     "detector": "peer_ner",
 }
+# The data record and its file in the component's folder (the name is an exclude key).
+DATA_FILES = {"scores": ".json"}
 
 
 class PiiPeerSpansSettings(BaseModel):
@@ -77,6 +87,28 @@ class PiiPeerSpans:
         self.name = name
         self.settings = settings
         self.rules = PeerRules(labels=settings.labels)
+        self.scores: dict[str, float] = {}
+
+    def initialize(
+        self,
+        get_examples: Callable[[], Iterable[Example]] | None = None,
+        *,
+        nlp: Language | None = None,
+        scores: dict[str, float] | None = None,
+    ) -> None:
+        """Load the measured score per public type (``srsly.read_json.v1``); optional.
+
+        Raises:
+            ConfigError: a score that is not a number in [0, 1].
+        """
+        checked: dict[str, float] = {}
+        for type_name, value in (scores or {}).items():
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ConfigError(f"pii_peer_spans: the score for {type_name} must be a number")
+            if not 0.0 <= float(value) <= 1.0:
+                raise ConfigError(f"pii_peer_spans: the score for {type_name} must lie in [0, 1]")
+            checked[str(type_name)] = float(value)
+        self.scores = checked
 
     def __call__(self, doc: Doc) -> Doc:
         words = [token.text for token in doc]
@@ -90,8 +122,28 @@ class PiiPeerSpans:
         kept = peer_candidates(words, breaks, entities, taken, self.rules)
         spans = [Span(doc, first, last, label=public) for first, last, public in kept]
         group = SpanGroup(doc, name=self.settings.spans_key, spans=spans)
-        group.attrs["scores"] = [None] * len(kept)
+        group.attrs["scores"] = [self.scores.get(public) for _, _, public in kept]
         group.attrs["detectors"] = [self.settings.detector] * len(kept)
         group.attrs["kinds"] = ["model"] * len(kept)
         doc.spans[self.settings.spans_key] = group
         return doc
+
+    # -- serialization: data only; the settings live in config.cfg ----------------
+
+    def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
+        return data_to_bytes({"scores": self.scores}, exclude)
+
+    def from_bytes(
+        self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()
+    ) -> PiiPeerSpans:
+        self.initialize(scores=data_from_bytes(bytes_data, DATA_FILES, exclude).get("scores"))
+        return self
+
+    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()) -> None:
+        data_to_disk(path, {"scores": self.scores}, DATA_FILES, exclude)
+
+    def from_disk(
+        self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()
+    ) -> PiiPeerSpans:
+        self.initialize(scores=data_from_disk(path, DATA_FILES, exclude).get("scores"))
+        return self
