@@ -157,6 +157,16 @@ def test_wide_pipeline_adds_the_peer_where_ours_found_nothing(tmp_path):
 
 
 @needs_default
+def test_wide_pipeline_keeps_the_types_its_base_names(tmp_path):
+    base = spacy_pii.load("default", config={"components": {"pii_merge": {"types": ["EMAIL"]}}})
+    base.to_disk(tmp_path / "base")
+    nlp = wide_pipeline(peer=_peer(), base=tmp_path / "base")
+    assert set(nlp.get_pipe("pii_merge").types) == {"EMAIL", "ORG", "LOCATION"}
+    doc = nlp("Write to ada@example.com: Obama is in Springfield.")
+    assert {s.label_ for s in doc.spans["pii"]} == {"EMAIL", "LOCATION"}
+
+
+@needs_default
 def test_wide_pipeline_refuses_a_peer_with_other_vectors():
     peer = _peer()
     peer.vocab.set_vector("Springfield", numpy.ones(300, dtype="float32"))

@@ -6,7 +6,7 @@ import json
 import warnings
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy
 import spacy
@@ -139,13 +139,13 @@ def wide_pipeline(
     peer_nlp = _peer_pipeline(peer, peer_component)
     if peer_component not in peer_nlp.pipe_names:
         raise ConfigError(f"the peer pipeline has no component {peer_component!r}")
-    default_keys = spacy.util.load_config(path / "config.cfg")["components"]["pii_merge"][
-        "candidate_keys"
+    base_merge = spacy.util.load_config(path / "config.cfg")["components"]["pii_merge"]
+    # The base's own type list where it names one, else the taxonomy's default-on types.
+    types = base_merge.get("types") or [
+        name for name, spec in load_taxonomy().types.items() if spec.default
     ]
-    taxonomy = load_taxonomy()
-    types = [name for name, spec in taxonomy.types.items() if spec.default]
     merge = {
-        "candidate_keys": [*default_keys, PEER_SPANS_KEY],
+        "candidate_keys": [*base_merge["candidate_keys"], PEER_SPANS_KEY],
         "types": [*types, *(t for t in WIDE_EXTRA_TYPES if t not in types)],
     }
     nlp = spacy.load(path, config={"components": {"pii_merge": merge}})
@@ -161,10 +161,9 @@ def wide_pipeline(
         before="pii_merge",
         config={"spans_key": PEER_SPANS_KEY, "detector": PEER_NAME},
     )
-    peer_spans: PiiPeerSpans = nlp.get_pipe("pii_peer_spans")  # type: ignore[assignment]
-    peer_spans.initialize(
-        scores=scores if scores is not None or peer is not None else peer_scores()
-    )
+    if scores is None and peer is None:
+        scores = peer_scores()
+    cast(PiiPeerSpans, nlp.get_pipe("pii_peer_spans")).initialize(scores=scores)
     use_numpy_blas(nlp)
     return nlp
 
