@@ -111,11 +111,14 @@ def test_presidio_templates_never_span_two_splits():
         ("J. Smith", "J. Smith"),
         (" Ada Lovelace, ", "Ada Lovelace"),
         ("Prof. Dr. Anna Müller", "Anna Müller"),
+        ("Miss\nBartlett", "Bartlett"),
+        ("Anna\u00a0Lee Jr.", "Anna\u00a0Lee"),
     ],
     ids=[
         "title-dot", "title-no-dot", "title-caps", "title-and-post-nominal", "judicial-title",
         "generational-suffix", "possessive", "curly-possessive", "surname-initial",
-        "initial-surname", "edge-punctuation", "stacked-titles",
+        "initial-surname", "edge-punctuation", "stacked-titles", "title-ends-a-line",
+        "no-break-space",
     ],
 )  # fmt: skip
 def test_trim_person(span_text, expected):

@@ -166,6 +166,16 @@ def test_person_spans_lose_edge_punctuation(trim, expected):
     assert len(group.attrs["scores"]) == len(group)
 
 
+def test_a_line_break_after_a_title_is_trimmed_with_it():
+    nlp = spacy.blank("en")
+    ner = nlp.add_pipe("pii_ner")
+    ner.add_label("PERSON")
+    doc = nlp.make_doc("said Miss\nBartlett, filling")
+    assert [t.text for t in doc[1:4]] == ["Miss", "\n", "Bartlett"]
+    group = ner._span_group(doc, numpy.asarray([[1, 4]]), numpy.asarray([[0.9, 0.1]], "f"))
+    assert [span.text for span in group] == ["Bartlett"]
+
+
 def test_ngram_preset_suggester_unions_ngrams_and_preset_spans():
     nlp = spacy.blank("en")
     doc = nlp.make_doc("one two three four five")

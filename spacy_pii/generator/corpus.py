@@ -38,7 +38,11 @@ SUFFIXES = frozenset(
 )  # fmt: skip
 _ADDRESS_TAIL = frozenset({"STREET_ADDRESS", "GPE", "ZIP_CODE", "LOCATION"})
 _ADDRESS_GAP = frozenset(" \t\n,")
-_EDGE_JUNK = " \t\n,;:"
+_EDGE_PUNCTUATION = ",;:"
+
+
+def _is_edge_junk(char: str) -> bool:
+    return char.isspace() or char in _EDGE_PUNCTUATION
 
 
 def _rank(item_id: str, salt: str) -> str:
@@ -82,24 +86,27 @@ def trim_person(text: str, start: int, end: int) -> tuple[int, int] | None:
     changed = True
     while changed and start < end:
         changed = False
-        while start < end and text[start] in _EDGE_JUNK:
+        while start < end and _is_edge_junk(text[start]):
             start += 1
-        while end > start and text[end - 1] in _EDGE_JUNK:
+        while end > start and _is_edge_junk(text[end - 1]):
             end -= 1
+        if start == end:
+            break
         value = text[start:end]
         if value.endswith(("'s", "’s")) and len(value) > 2:
             end -= 2
             changed = True
             continue
-        first, _, rest = value.partition(" ")
+        # Words are split at any white space: a title can end a line ("Miss\nBartlett").
+        first, *rest = value.split(None, 1)
         if rest and first.rstrip(".").lower() in TITLES:
             start += len(first)
             changed = True
             continue
         if not rest and first.rstrip(".").lower() in TITLES:
             return None  # a bare title names nobody
-        head, sep, last = value.rpartition(" ")
-        if sep and head and last.rstrip(".").lower() in SUFFIXES:
+        head, *last = value.rsplit(None, 1)
+        if last and last[0].rstrip(".").lower() in SUFFIXES:
             end = start + len(head)
             changed = True
     return (start, end) if start < end else None

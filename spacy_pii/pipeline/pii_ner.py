@@ -399,11 +399,18 @@ class PiiNer(SpanCategorizer):
     def _trim_person(self, doc: Doc, start: int, end: int) -> tuple[int, int]:
         """A PERSON span's token bounds after trimming punctuation and honorifics."""
         if self.settings.trim_punctuation:
-            leading, trailing = edge_punctuation([t.text for t in doc[start:end]])
-            start, end = start + leading, end - trailing
+            start, end = self._trim_edge_punctuation(doc, start, end)
         if start < end and self.settings.trim_honorifics:
             start += leading_honorifics([t.text for t in doc[start:end]])
+            if self.settings.trim_punctuation:
+                # What followed the title is an edge now: a line break ("Miss\nBartlett").
+                start, end = self._trim_edge_punctuation(doc, start, end)
         return start, end
+
+    @staticmethod
+    def _trim_edge_punctuation(doc: Doc, start: int, end: int) -> tuple[int, int]:
+        leading, trailing = edge_punctuation([t.text for t in doc[start:end]])
+        return start + leading, end - trailing
 
     # -- serialization: labels, weights and score map; the settings live in config.cfg --
     #
