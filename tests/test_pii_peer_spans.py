@@ -14,6 +14,7 @@ import sys
 import numpy
 import pytest
 import spacy
+from spacy.tokens import Span
 
 import spacy_pii
 from spacy_pii.assembly.build import (
@@ -108,6 +109,20 @@ def test_the_packaged_table_scores_the_types_its_gold_labels():
     scores = peer_scores()
     assert set(scores) == {"PERSON", "ORG"}  # no calibration set labels places
     assert all(0.0 < value < 0.5 for value in scores.values())
+
+
+def test_component_reads_a_span_group_when_given_one():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("entity_ruler", name="peer").add_patterns(PATTERNS)
+    nlp.add_pipe("pii_peer_spans", config={"entities_key": "tagged"})
+    doc = nlp.make_doc("Obama visited Springfield.")
+    doc.spans["tagged"] = [Span(doc, 2, 3, label="LOC")]
+    doc = nlp.get_pipe("pii_peer_spans")(nlp.get_pipe("peer")(doc))
+    # the group is read, the ents (Obama, Springfield as GPE) are not
+    assert [(s.text, s.label_) for s in doc.spans["pii_peer"]] == [("Springfield", "LOCATION")]
+    assert len(doc.ents) == 2
+    without = nlp.get_pipe("pii_peer_spans")(nlp.make_doc("Obama visited Springfield."))
+    assert list(without.spans["pii_peer"]) == []
 
 
 def test_component_settings_are_validated():

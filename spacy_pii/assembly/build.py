@@ -1,4 +1,9 @@
-"""Build or load whole PII pipelines: rules only, the shipped default, and the wide pipeline."""
+"""Build or load whole PII pipelines: rules only, the shipped default, and the wide pipeline.
+
+The shipped default carries a distilled peer (``pii_peer_tagger``, added by
+:func:`add_peer_tagger`); the wide pipeline replaces it with its teacher, en_core_web_md's
+``ner`` (:func:`wide_pipeline`).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from typing import Any, cast
 import numpy
 import spacy
 from spacy.language import Language
+from spacy.pipeline import TrainablePipe
 
 from ..core.taxonomy import load_taxonomy
 from ..errors import ConfigError
@@ -31,8 +37,12 @@ PEER_NAME = "peer_ner"
 PEER_SPANS_KEY = "pii_peer"
 # en_core_web_md's score per type as a peer, measured by training/peer_scores.py.
 PEER_SCORES = "data/peer_scores_en_core_web_md.json"
-# Types the peer adds to the default's output: the organisations and places it masks.
+# Types a peer adds to the output: the organisations and places it masks.
 WIDE_EXTRA_TYPES = ("ORG", "LOCATION")
+# The distilled peer of the shipped default, and the span group it writes its entities to.
+PEER_TAGGER_NAME = "pii_peer_tagger"
+PEER_TAGGER_ENTITIES_KEY = "pii_peer_entities"
+PEER_SPANS_NAME = "pii_peer_spans"
 
 
 def rules_pipeline(
@@ -139,16 +149,14 @@ def wide_pipeline(
     peer_nlp = _peer_pipeline(peer, peer_component)
     if peer_component not in peer_nlp.pipe_names:
         raise ConfigError(f"the peer pipeline has no component {peer_component!r}")
-    base_merge = spacy.util.load_config(path / "config.cfg")["components"]["pii_merge"]
-    # The base's own type list where it names one, else the taxonomy's default-on types.
-    types = base_merge.get("types") or [
-        name for name, spec in load_taxonomy().types.items() if spec.default
+    base_config = spacy.util.load_config(path / "config.cfg")
+    # A base with the distilled peer loses it: its teacher takes the place.
+    distilled = [
+        n for n in (PEER_TAGGER_NAME, PEER_SPANS_NAME) if n in base_config["nlp"]["pipeline"]
     ]
-    merge = {
-        "candidate_keys": [*base_merge["candidate_keys"], PEER_SPANS_KEY],
-        "types": [*types, *(t for t in WIDE_EXTRA_TYPES if t not in types)],
-    }
-    nlp = spacy.load(path, config={"components": {"pii_merge": merge}})
+    nlp = spacy.load(
+        path, exclude=distilled, config={"components": {"pii_merge": _merge_with_peer(base_config)}}
+    )
     if not _same_vectors(nlp, peer_nlp):
         raise ConfigError("the peer's static vectors are not the default pipeline's")
     with warnings.catch_warnings():
@@ -157,7 +165,7 @@ def wide_pipeline(
         warnings.filterwarnings("ignore", message=r"\[W113\]")
         nlp.add_pipe(peer_component, name=PEER_NAME, source=peer_nlp, before="pii_merge")
     nlp.add_pipe(
-        "pii_peer_spans",
+        PEER_SPANS_NAME,
         before="pii_merge",
         config={"spans_key": PEER_SPANS_KEY, "detector": PEER_NAME},
     )
@@ -165,6 +173,65 @@ def wide_pipeline(
         scores = peer_scores()
     cast(PiiPeerSpans, nlp.get_pipe("pii_peer_spans")).initialize(scores=scores)
     use_numpy_blas(nlp)
+    return nlp
+
+
+def _merge_with_peer(base_config: Any) -> dict[str, Any]:
+    """``pii_merge`` settings that read a peer's candidates and write its types too."""
+    base_merge = base_config["components"]["pii_merge"]
+    # The base's own type list where it names one, else the taxonomy's default-on types.
+    types = base_merge.get("types") or [
+        name for name, spec in load_taxonomy().types.items() if spec.default
+    ]
+    keys = list(base_merge["candidate_keys"])
+    return {
+        "candidate_keys": [*keys, *([PEER_SPANS_KEY] if PEER_SPANS_KEY not in keys else [])],
+        "types": [*types, *(t for t in WIDE_EXTRA_TYPES if t not in types)],
+    }
+
+
+def _encoder_bytes(nlp: Language) -> bytes | None:
+    """The weights of ``nlp``'s shared encoder, or ``None`` if it has none."""
+    if "tok2vec" not in nlp.pipe_names:
+        return None
+    return cast(TrainablePipe, nlp.get_pipe("tok2vec")).model.to_bytes()
+
+
+def add_peer_tagger(base: str | Path, tagger: str | Path) -> Language:
+    """A trained pipeline (``base``) with a trained ``pii_peer_tagger`` sourced from the
+    pipeline ``tagger`` (``configs/peer_tagger.cfg``, trained on ``base``'s frozen encoder),
+    ``pii_peer_spans`` reading its entities, and the merge writing ORG and LOCATION too.
+
+    The peer spans get no score here: measure them on the result and give them to
+    ``pii_peer_spans.initialize`` (``training/add_peer_tagger.py`` does both).
+
+    Raises:
+        ConfigError: either folder is not a pipeline, ``base`` has a peer already, the
+            tagger lacks ``pii_peer_tagger`` or its encoder is not ``base``'s.
+    """
+    for folder in (base, tagger):
+        if not (Path(folder) / "config.cfg").is_file():
+            raise ConfigError("add_peer_tagger needs two trained pipeline folders")
+    base_config = spacy.util.load_config(Path(base) / "config.cfg")
+    if PEER_SPANS_NAME in base_config["nlp"]["pipeline"]:
+        raise ConfigError("the base pipeline has a peer already")
+    nlp = spacy.load(base, config={"components": {"pii_merge": _merge_with_peer(base_config)}})
+    trained = spacy.load(tagger)
+    if PEER_TAGGER_NAME not in trained.pipe_names:
+        raise ConfigError(f"the tagger pipeline has no component {PEER_TAGGER_NAME!r}")
+    if _encoder_bytes(trained) != _encoder_bytes(nlp):
+        raise ConfigError("the tagger was not trained on this pipeline's encoder")
+    nlp.add_pipe(PEER_TAGGER_NAME, source=trained, before="pii_merge")
+    nlp.add_pipe(
+        PEER_SPANS_NAME,
+        before="pii_merge",
+        config={
+            "spans_key": PEER_SPANS_KEY,
+            "detector": PEER_TAGGER_NAME,
+            "entities_key": PEER_TAGGER_ENTITIES_KEY,
+            "labels": {t: t for t in ("PERSON", *WIDE_EXTRA_TYPES)},
+        },
+    )
     return nlp
 
 

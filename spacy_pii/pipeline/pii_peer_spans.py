@@ -1,7 +1,8 @@
 """``pii_peer_spans``: a peer NER's ``doc.ents`` as one more candidate group for ``pii_merge``.
 
-The peer is any spaCy component that writes ``doc.ents`` and runs before this one, such as
-en_core_web_md's ``ner`` sourced into the pipeline (``spacy_pii.load("wide")`` does that).
+The peer is any spaCy component that writes ``doc.ents`` (or a span group,
+``entities_key``) and runs before this one: en_core_web_md's ``ner`` sourced into the
+pipeline (``spacy_pii.load("wide")``), or ``pii_peer_tagger``, which learned from it.
 Which entities become candidates, and with which bounds, is
 :func:`spacy_pii.core.peer_entities.peer_candidates`; this component reads the tokens, the
 entities and the spans of the groups it yields to, and writes ``doc.spans[spans_key]``.
@@ -35,6 +36,7 @@ DEFAULT_PEER_SPANS_CONFIG: dict[str, Any] = {
     "labels": dict(DEFAULT_PEER_LABELS),
     "yield_to": ["pii_rules", "pii_ner"],
     "detector": "peer_ner",
+    "entities_key": None,
 }
 # The data record and its file in the component's folder (the name is an exclude key).
 DATA_FILES = {"scores": ".json"}
@@ -49,6 +51,7 @@ class PiiPeerSpansSettings(BaseModel):
     labels: dict[str, str] = Field(default_factory=lambda: dict(DEFAULT_PEER_LABELS))
     yield_to: tuple[str, ...] = ("pii_rules", "pii_ner")
     detector: str = Field(default="peer_ner", min_length=1)
+    entities_key: str | None = Field(default=None, min_length=1)
 
 
 @Language.factory(
@@ -64,6 +67,7 @@ def make_pii_peer_spans(
     labels: dict[str, str],
     yield_to: list[str],
     detector: str,
+    entities_key: str | None,
 ) -> PiiPeerSpans:
     """Copy a peer NER's entities into ``doc.spans[spans_key]`` as candidates.
 
@@ -75,6 +79,8 @@ def make_pii_peer_spans(
             spans is skipped, and one touching another span keeps only its parts outside it
             that read as a name. A group absent from a doc is skipped.
         detector: the detector id written in ``attrs["detectors"]``.
+        entities_key: the ``doc.spans`` key the peer writes its entities to (as
+            ``pii_peer_tagger`` does); ``null`` reads ``doc.ents``.
     """
     settings = validated_settings(PiiPeerSpansSettings, "pii_peer_spans", locals())
     return PiiPeerSpans(name, settings)
@@ -113,7 +119,9 @@ class PiiPeerSpans:
     def __call__(self, doc: Doc) -> Doc:
         words = [token.text for token in doc]
         breaks = ["\n" in token.text or "\n" in token.whitespace_ for token in doc]
-        entities = [(ent.start, ent.end, ent.label_) for ent in doc.ents]
+        key = self.settings.entities_key
+        peer = doc.ents if key is None else doc.spans.get(key, ())
+        entities = [(ent.start, ent.end, ent.label_) for ent in peer]
         taken = [
             (span.start, span.end, span.label_)
             for key in self.settings.yield_to
