@@ -36,7 +36,15 @@ REPO = Path(__file__).resolve().parents[1]
 MODEL = REPO / "spacy_pii" / "models" / "en_pii_default"
 NAME, VERSION = "pii_default", spacy_pii.__version__
 PACKAGE = f"en_{NAME}"
-PIPE_NAMES = ["pii_rules", "tok2vec", "span_finder", "pii_ner", "pii_merge"]
+PIPE_NAMES = [
+    "pii_rules",
+    "tok2vec",
+    "span_finder",
+    "pii_ner",
+    "pii_peer_tagger",
+    "pii_peer_spans",
+    "pii_merge",
+]
 # One text with a name for pii_ner and two structured values for pii_rules: an RFC 5322
 # address and the Visa test number 4111 1111 1111 1111 (Luhn-valid).
 TEXT = (
