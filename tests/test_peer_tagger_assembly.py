@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 import spacy
 from spacy.language import Language
-from spacy.tokens import Span
-from spacy.training import Example
+from tiny_peer_tagger import examples
 
 from spacy_pii.assembly.build import (
     PEER_NAME,
@@ -18,15 +17,8 @@ from spacy_pii.assembly.build import (
     add_peer_tagger,
     wide_pipeline,
 )
-from spacy_pii.core.entity_tags import entity_tags
 from spacy_pii.errors import ConfigError
 
-KEY = "pii_peer_entities"
-TRAIN = [
-    ("Anna Lee met Bob in Paris .", [(0, 2, "PERSON"), (3, 4, "PERSON"), (5, 6, "LOCATION")]),
-    ("The Acme Corp office in Leeds is open .", [(1, 3, "ORG"), (5, 6, "LOCATION")]),
-    ("Nothing to see here .", []),
-]
 LISTENER = {"@architectures": "spacy.Tok2VecListener.v1", "width": 96, "upstream": "tok2vec"}
 
 
@@ -43,19 +35,13 @@ def _base(folder: Path) -> Path:
 def _tagger(base: Path, folder: Path, *, freeze_encoder: bool = True) -> Path:
     nlp = spacy.load(base, exclude=["pii_merge"])
     nlp.add_pipe("pii_peer_tagger", config={"model": {"tok2vec": LISTENER}})
-    examples = []
-    for text, entities in TRAIN:
-        reference = nlp.make_doc(text)
-        for token, tag in zip(reference, entity_tags(len(reference), entities), strict=True):
-            token.tag_ = tag
-        reference.spans[KEY] = [Span(reference, s, e, label=t) for s, e, t in entities]
-        examples.append(Example(nlp.make_doc(text), reference))
+    train = examples(nlp)
     random.seed(0)
-    nlp.get_pipe(PEER_TAGGER_NAME).initialize(lambda: examples, nlp=nlp)
+    nlp.get_pipe(PEER_TAGGER_NAME).initialize(lambda: train, nlp=nlp)
     optimizer = nlp.resume_training()
     frozen = ["pii_rules", "tok2vec"] if freeze_encoder else ["pii_rules"]
     for _ in range(30):
-        nlp.update(examples, sgd=optimizer, exclude=frozen, annotates=frozen)
+        nlp.update(train, sgd=optimizer, exclude=frozen, annotates=frozen)
     nlp.to_disk(folder)
     return folder
 

@@ -2,53 +2,18 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 import spacy
-from spacy.language import Language
-from spacy.tokens import Span
-from spacy.training import Example
+from tiny_peer_tagger import KEY, examples, trained_pipeline
 
-from spacy_pii.core.entity_tags import entity_tags, tag_names
+from spacy_pii.core.entity_tags import tag_names
 from spacy_pii.errors import ConfigError
 
-KEY = "pii_peer_entities"
 EAGER = {"PERSON": 0.999, "ORG": 0.999, "LOCATION": 0.999}
-TRAIN = [
-    ("Anna Lee met Bob in Paris .", [(0, 2, "PERSON"), (3, 4, "PERSON"), (5, 6, "LOCATION")]),
-    ("The Acme Corp office in Leeds is open .", [(1, 3, "ORG"), (5, 6, "LOCATION")]),
-    ("Call Maria about the invoice .", [(1, 2, "PERSON")]),
-    ("Nothing to see here .", []),
-]
-
-
-def _examples(nlp: Language) -> list[Example]:
-    """TRAIN as examples whose reference carries the IOB tags and the entity group."""
-    examples = []
-    for text, entities in TRAIN:
-        reference = nlp.make_doc(text)
-        for token, tag in zip(reference, entity_tags(len(reference), entities), strict=True):
-            token.tag_ = tag
-        reference.spans[KEY] = [Span(reference, s, e, label=t) for s, e, t in entities]
-        examples.append(Example(nlp.make_doc(text), reference))
-    return examples
-
-
-def _trained(passes: int = 40, **config: object) -> Language:
-    nlp = spacy.blank("en")
-    nlp.add_pipe("pii_peer_tagger", config=config)
-    train = _examples(nlp)
-    random.seed(0)
-    optimizer = nlp.initialize(lambda: train)
-    for _ in range(passes):
-        random.shuffle(train)
-        nlp.update(train, sgd=optimizer)
-    return nlp
 
 
 def test_it_learns_entities_and_writes_them_to_its_span_group_only():
-    nlp = _trained()
+    nlp = trained_pipeline()
     tagger = nlp.get_pipe("pii_peer_tagger")
     assert list(tagger.labels) == tag_names(["PERSON", "ORG", "LOCATION"])
     doc = nlp("Anna Lee met Bob in Paris .")
@@ -58,11 +23,11 @@ def test_it_learns_entities_and_writes_them_to_its_span_group_only():
         ("Paris", "LOCATION"),
     ]
     assert list(doc.ents) == []  # doc.ents belong to the user's own NER, if any
-    assert nlp.evaluate(_examples(nlp))[f"spans_{KEY}_f"] > 0.9
+    assert nlp.evaluate(examples(nlp))[f"spans_{KEY}_f"] > 0.9
 
 
 def test_a_higher_outside_threshold_proposes_more(tmp_path):
-    nlp = _trained()
+    nlp = trained_pipeline()
     nlp.to_disk(tmp_path / "p")
     eager = spacy.load(
         tmp_path / "p", config={"components": {"pii_peer_tagger": {"outside_thresholds": EAGER}}}
@@ -75,14 +40,14 @@ def test_a_higher_outside_threshold_proposes_more(tmp_path):
 
 
 def test_an_empty_doc_gets_an_empty_group():
-    nlp = _trained(passes=1)
+    nlp = trained_pipeline(passes=1)
     docs = list(nlp.pipe(["", "Bob ."]))
     assert KEY in docs[0].spans and len(docs[0].spans[KEY]) == 0
     assert KEY in docs[1].spans
 
 
 def test_it_round_trips_through_disk_with_its_settings(tmp_path):
-    nlp = _trained(outside_thresholds={"PERSON": 0.6, "ORG": 0.5, "LOCATION": 0.7})
+    nlp = trained_pipeline(outside_thresholds={"PERSON": 0.6, "ORG": 0.5, "LOCATION": 0.7})
     nlp.to_disk(tmp_path / "p")
     loaded = spacy.load(tmp_path / "p")
     assert loaded.get_pipe("pii_peer_tagger").settings.outside_thresholds["PERSON"] == 0.6
@@ -122,7 +87,7 @@ def test_labels_other_than_its_tags_are_refused():
     nlp = spacy.blank("en")
     tagger = nlp.add_pipe("pii_peer_tagger")
     with pytest.raises(ConfigError, match="tags of its entity_types"):
-        tagger.initialize(lambda: _examples(nlp), nlp=nlp, labels=["O", "B-X"])
+        tagger.initialize(lambda: examples(nlp), nlp=nlp, labels=["O", "B-X"])
 
 
 def test_model_widths_are_validated():
