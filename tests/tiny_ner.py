@@ -37,7 +37,11 @@ def trained_pipeline(passes: int = 40, **ner_config: object) -> Language:
     """Blank English with a pii_ner trained on TRAIN (40 passes take about two seconds)."""
     nlp = spacy.blank("en")
     nlp.add_pipe("pii_ner", config={"suggester": SUGGESTER, **ner_config})
-    train = examples(nlp)
+    return fit(nlp, examples(nlp), passes)
+
+
+def fit(nlp: Language, train: list[Example], passes: int) -> Language:
+    """``nlp`` initialized on ``train`` and updated ``passes`` times, shuffled with seed 0."""
     random.seed(0)
     optimizer = nlp.initialize(lambda: train)
     for _ in range(passes):

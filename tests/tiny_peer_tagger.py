@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import random
-
 import spacy
 from spacy.language import Language
 from spacy.tokens import Span
 from spacy.training import Example
+from tiny_ner import fit
 
 from spacy_pii.core.entity_tags import entity_tags
 
@@ -36,10 +35,4 @@ def trained_pipeline(passes: int = 40, **tagger_config: object) -> Language:
     """Blank English with a pii_peer_tagger trained on TRAIN."""
     nlp = spacy.blank("en")
     nlp.add_pipe("pii_peer_tagger", config=tagger_config)
-    train = examples(nlp)
-    random.seed(0)
-    optimizer = nlp.initialize(lambda: train)
-    for _ in range(passes):
-        random.shuffle(train)
-        nlp.update(train, sgd=optimizer)
-    return nlp
+    return fit(nlp, examples(nlp), passes)
