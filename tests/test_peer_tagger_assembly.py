@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import spacy
 from spacy.language import Language
-from tiny_peer_tagger import examples
+from tiny_peer_tagger import examples, trained_pipeline
 
 from spacy_pii.assembly.build import (
     PEER_NAME,
@@ -80,6 +80,13 @@ def test_a_tagger_trained_on_another_encoder_is_refused(folders, tmp_path):
     moved = _tagger(folders["base"], tmp_path / "moved", freeze_encoder=False)
     with pytest.raises(ConfigError, match="encoder"):
         add_peer_tagger(folders["base"], moved)
+
+
+def test_a_tagger_without_the_shared_encoder_is_refused(folders, tmp_path):
+    # the standalone tagger has its own embedded tok2vec, no shared one to match
+    trained_pipeline(passes=1).to_disk(tmp_path / "standalone")
+    with pytest.raises(ConfigError, match="share a tok2vec"):
+        add_peer_tagger(folders["base"], tmp_path / "standalone")
 
 
 def test_a_base_with_a_peer_or_a_folder_that_is_no_pipeline_is_refused(folders, tmp_path):

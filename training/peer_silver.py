@@ -28,9 +28,9 @@ from spacy.tokens import Doc, DocBin, Span
 from spacy_pii.assembly.build import wide_pipeline
 from spacy_pii.core.entity_tags import entity_tags, taught_entities
 from spacy_pii.core.peer_entities import DEFAULT_PEER_LABELS
+from spacy_pii.pipeline.pii_peer_tagger import ENTITIES_KEY
 
 Opt = typer.Option
-SPANS_KEY = "pii_peer_entities"
 GOLD_TYPES = frozenset({"PERSON", "ORG"})
 REAL_TEXT_SOURCE = "real/"
 
@@ -70,7 +70,7 @@ def main(
             spaces=[bool(token.whitespace_) for token in doc],
             tags=entity_tags(len(doc), lesson),
         )
-        reference.spans[SPANS_KEY] = [Span(reference, s, e, label=t) for s, e, t in lesson]
+        reference.spans[ENTITIES_KEY] = [Span(reference, s, e, label=t) for s, e, t in lesson]
         docbin.add(reference)
         counts["documents"] += 1
         counts["real-text documents"] += real

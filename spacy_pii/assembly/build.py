@@ -22,6 +22,7 @@ from ..core.taxonomy import load_taxonomy
 from ..errors import ConfigError
 from ..pipeline.numpy_blas import use_numpy_blas
 from ..pipeline.pii_peer_spans import PiiPeerSpans
+from ..pipeline.pii_peer_tagger import PiiPeerTagger
 from ..redaction.operators import MissingExtra
 
 # The trained default pipeline ships inside the package, built by `spacy project run all`.
@@ -39,9 +40,8 @@ PEER_SPANS_KEY = "pii_peer"
 PEER_SCORES = "data/peer_scores_en_core_web_md.json"
 # Types a peer adds to the output: the organisations and places it masks.
 WIDE_EXTRA_TYPES = ("ORG", "LOCATION")
-# The distilled peer of the shipped default, and the span group it writes its entities to.
+# The distilled peer of the shipped default, and the component that reads a peer's entities.
 PEER_TAGGER_NAME = "pii_peer_tagger"
-PEER_TAGGER_ENTITIES_KEY = "pii_peer_entities"
 PEER_SPANS_NAME = "pii_peer_spans"
 
 
@@ -171,7 +171,7 @@ def wide_pipeline(
     )
     if scores is None and peer is None:
         scores = peer_scores()
-    cast(PiiPeerSpans, nlp.get_pipe("pii_peer_spans")).initialize(scores=scores)
+    cast(PiiPeerSpans, nlp.get_pipe(PEER_SPANS_NAME)).initialize(scores=scores)
     use_numpy_blas(nlp)
     return nlp
 
@@ -190,10 +190,14 @@ def _merge_with_peer(base_config: Any) -> dict[str, Any]:
     }
 
 
-def _encoder_bytes(nlp: Language) -> bytes | None:
-    """The weights of ``nlp``'s shared encoder, or ``None`` if it has none."""
+def _encoder_bytes(nlp: Language) -> bytes:
+    """The weights of ``nlp``'s shared encoder (``tok2vec``).
+
+    Raises:
+        ConfigError: ``nlp`` has none.
+    """
     if "tok2vec" not in nlp.pipe_names:
-        return None
+        raise ConfigError("the tagger and its base must share a tok2vec component")
     return cast(TrainablePipe, nlp.get_pipe("tok2vec")).model.to_bytes()
 
 
@@ -207,7 +211,7 @@ def add_peer_tagger(base: str | Path, tagger: str | Path) -> Language:
 
     Raises:
         ConfigError: either folder is not a pipeline, ``base`` has a peer already, the
-            tagger lacks ``pii_peer_tagger`` or its encoder is not ``base``'s.
+            tagger lacks ``pii_peer_tagger``, or either lacks the encoder or it differs.
     """
     for folder in (base, tagger):
         if not (Path(folder) / "config.cfg").is_file():
@@ -222,14 +226,16 @@ def add_peer_tagger(base: str | Path, tagger: str | Path) -> Language:
     if _encoder_bytes(trained) != _encoder_bytes(nlp):
         raise ConfigError("the tagger was not trained on this pipeline's encoder")
     nlp.add_pipe(PEER_TAGGER_NAME, source=trained, before="pii_merge")
+    # The tagger's own settings say where its entities go and which public types they have.
+    tagged = cast(PiiPeerTagger, trained.get_pipe(PEER_TAGGER_NAME)).settings
     nlp.add_pipe(
         PEER_SPANS_NAME,
         before="pii_merge",
         config={
             "spans_key": PEER_SPANS_KEY,
             "detector": PEER_TAGGER_NAME,
-            "entities_key": PEER_TAGGER_ENTITIES_KEY,
-            "labels": {t: t for t in ("PERSON", *WIDE_EXTRA_TYPES)},
+            "entities_key": tagged.spans_key,
+            "labels": {t: t for t in tagged.entity_types},
         },
     )
     return nlp

@@ -71,12 +71,14 @@ subword_features = true
 """
 )["model"]
 
+ENTITY_TYPES = ("PERSON", "ORG", "LOCATION")
+ENTITIES_KEY = "pii_peer_entities"
 DEFAULT_PEER_TAGGER_CONFIG: dict[str, Any] = {
     "model": DEFAULT_PEER_TAGGER_MODEL,
-    "entity_types": ["PERSON", "ORG", "LOCATION"],
-    "outside_thresholds": {"PERSON": 0.5, "ORG": 0.5, "LOCATION": 0.5},
-    "spans_key": "pii_peer_entities",
-    "scorer": {"@scorers": "pii.spans_scorer.v1", "spans_key": "pii_peer_entities"},
+    "entity_types": list(ENTITY_TYPES),
+    "outside_thresholds": dict.fromkeys(ENTITY_TYPES, 0.5),
+    "spans_key": ENTITIES_KEY,
+    "scorer": {"@scorers": "pii.spans_scorer.v1", "spans_key": ENTITIES_KEY},
 }
 
 
@@ -85,11 +87,11 @@ class PiiPeerTaggerSettings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    entity_types: tuple[str, ...] = Field(default=("PERSON", "ORG", "LOCATION"), min_length=1)
+    entity_types: tuple[str, ...] = Field(default=ENTITY_TYPES, min_length=1)
     outside_thresholds: dict[str, float] = Field(
-        default_factory=lambda: {"PERSON": 0.5, "ORG": 0.5, "LOCATION": 0.5}
+        default_factory=lambda: dict.fromkeys(ENTITY_TYPES, 0.5)
     )
-    spans_key: str = Field(default="pii_peer_entities", min_length=1)
+    spans_key: str = Field(default=ENTITIES_KEY, min_length=1)
 
     @model_validator(mode="after")
     def _one_threshold_per_type(self) -> PiiPeerTaggerSettings:
@@ -209,7 +211,10 @@ def build_peer_tagger_model(
     """Token vectors → a window of ``window_size`` tokens each side (within a doc) → one
     maxout layer → softmax over the tags (``nO``, set by the component's ``initialize``)."""
     if hidden_width < 1 or window_size < 0 or maxout_pieces < 1:
-        raise ConfigError("pii.peer_tagger_model.v1: widths and pieces must be positive")
+        raise ConfigError(
+            "pii.peer_tagger_model.v1: hidden_width and maxout_pieces must be positive, "
+            "window_size not negative"
+        )
     output_layer = Softmax(nO=nO)
     model: Model = chain(
         tok2vec,
