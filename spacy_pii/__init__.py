@@ -37,11 +37,10 @@ from .redaction import (
     restore,
     restore_mapping,
 )
+from .version import __version__
 
 if TYPE_CHECKING:
     from spacy.language import Language
-
-__version__ = "0.1.0"
 
 # Names resolved on first use, so that importing the package stays cheap.
 _LAZY = {

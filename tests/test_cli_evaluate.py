@@ -11,7 +11,7 @@ from spacy.language import Language
 from spacy.tokens import SpanGroup
 from typer.testing import CliRunner
 
-import spacy_pii
+from spacy_pii.assembly import build as assembly_build
 from spacy_pii.evaluation.calibration import ThresholdPolicy
 from spacy_pii.io.cli import app
 
@@ -205,7 +205,7 @@ def test_calibrate_fails_closed(tmp_path):
     assert result.exit_code == 1 and "USERNAME" in result.stderr and not out.exists()
 
 
-# -- --model, through a stand-in for spacy_pii.load -----------------------------------------
+# -- --model, through a stand-in for the pipeline loader -----------------------------------
 
 _PREDICTIONS = {json.loads(x)["text"]: json.loads(x)["spans"] for x in _lines(PRED)}
 
@@ -228,7 +228,7 @@ def test_model_predictions_come_from_doc_spans_pii(monkeypatch, tmp_path):
         nlp.add_pipe("test_cli_replay_predictions")
         return nlp
 
-    monkeypatch.setattr(spacy_pii, "load", load, raising=False)
+    monkeypatch.setattr(assembly_build, "load_pipeline", load)
     out = tmp_path / "m.json"
     result = _run("evaluate", GOLD, "--model", "rules", "--output", out, "--min-support", "1")
     assert result.exit_code == 0, result.output

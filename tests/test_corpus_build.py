@@ -282,7 +282,7 @@ def built():
     pytest.importorskip("faker", reason="the generator needs the optional 'fake' extra")
     if not HAS_EXTERNAL:
         pytest.skip("corpus/external lacks a source corpus (see corpus/SOURCES.md)")
-    from spacy_pii.generator.corpus import build_corpus
+    from spacy_pii.generator.build import build_corpus
 
     return build_corpus(EXTERNAL, seed=0, n_generated=90, case_augment_fraction=0.1)
 
@@ -333,7 +333,7 @@ def test_build_manifest_counts_match_the_documents(built):
 
 
 def test_build_is_deterministic(built):
-    from spacy_pii.generator.corpus import build_corpus
+    from spacy_pii.generator.build import build_corpus
 
     splits, manifest = build_corpus(EXTERNAL, seed=0, n_generated=90, case_augment_fraction=0.1)
     assert manifest == built[1]
@@ -349,7 +349,7 @@ def _wnut_train_copies(docs: list[dict]) -> Counter:
 
 
 def test_real_text_repeat_puts_wnut_train_in_n_times(built):
-    from spacy_pii.generator.corpus import build_corpus
+    from spacy_pii.generator.build import build_corpus
 
     splits, manifest = build_corpus(EXTERNAL, seed=0, n_generated=90, real_text_repeat=2)
     once = _wnut_train_copies(built[0]["train"])
@@ -363,7 +363,7 @@ def test_real_text_repeat_puts_wnut_train_in_n_times(built):
 
 @pytest.mark.parametrize("repeat", [0, -1, 1.5, True])
 def test_real_text_repeat_rejects_bad_values(repeat):
-    from spacy_pii.generator.corpus import build_corpus
+    from spacy_pii.generator.build import build_corpus
 
     with pytest.raises((TypeError, ValueError), match="real_text_repeat"):
         build_corpus(EXTERNAL, seed=0, n_generated=9, real_text_repeat=repeat)

@@ -1,4 +1,4 @@
-"""The merge resolves overlaps in one total order (README, How it works: Merge order); one test
+"""The merge resolves overlaps in one total order (docs/how-it-works.md: Merge order); one test
 per step."""
 
 from __future__ import annotations

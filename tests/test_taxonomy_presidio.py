@@ -1,6 +1,6 @@
 """Every entity label Presidio's default recognizers can emit folds through the taxonomy.
 
-The taxonomy contract (README, How it works: Taxonomy): one label map from every external
+The taxonomy contract (docs/how-it-works.md: Taxonomy): one label map from every external
 label to a public type or to an explicit drop with its reason. Presidio's labels come from
 the installed package itself
 (``presidio-analyzer``, the ``bench`` extra): each recognizer that its

@@ -1,6 +1,6 @@
 """Write corpus/built/{train,dev,test}.jsonl and manifest.json.
 
-Thin wrapper: the splitting, folding and conventions live in spacy_pii.generator.corpus.
+Thin wrapper: the build lives in spacy_pii.generator.build, its pieces in .corpus.
 
     python training/make_corpus.py --seed 0 --n-generated 6000 [--case-augment 0.1]
 """
@@ -15,12 +15,8 @@ import time
 from pathlib import Path
 
 from spacy_pii.core.taxonomy import load_taxonomy
-from spacy_pii.generator.corpus import (
-    PRESIDIO_FILE,
-    SPLITS,
-    build_corpus,
-    write_jsonl,
-)
+from spacy_pii.generator.build import build_corpus
+from spacy_pii.generator.corpus import PRESIDIO_FILE, SPLITS, write_jsonl
 from spacy_pii.generator.real_text import load_real_text, real_text_files
 
 ROOT = Path(__file__).resolve().parents[1]

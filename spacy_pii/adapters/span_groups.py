@@ -1,6 +1,6 @@
 """Shared adapter code: hits <-> SpanGroups, and token splitting at hit boundaries.
 
-The token contract (README, How it works: Tokens): PII in text often does not sit on token
+The token contract (docs/how-it-works.md: Tokens): PII in text often does not sit on token
 boundaries (``card:4242...``, ``(555)123-4567,``). Rather than widen or shift a hit to the
 nearest tokens, the rule component splits the tokens that a hit boundary falls inside, so
 every hit becomes an exact ``Span``. It runs before any model, so the models see the split

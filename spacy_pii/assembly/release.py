@@ -18,9 +18,9 @@ from spacy.language import Language
 from spacy.strings import StringStore
 from spacy.vectors import Vectors
 
-from .. import __version__
 from ..errors import ConfigError
 from ..evaluation.documents import Document
+from ..version import __version__
 
 # The shipped pipeline's meta name: `spacy package` prefixes the language, so its wheel and
 # importable package are en_pii_default, the folder's name.
@@ -46,7 +46,7 @@ def model_fingerprint(path: str | Path) -> str:
     """SHA-256 (first 16 hex digits) over a pipeline folder's prediction-relevant files.
 
     Used as the calibration version: a threshold policy is bound to exactly the weights it
-    was measured on (README, How it works: Scores), so retraining invalidates it.
+    was measured on (docs/how-it-works.md: Scores), so retraining invalidates it.
     """
     root = Path(path)
     if not (root / "config.cfg").is_file():

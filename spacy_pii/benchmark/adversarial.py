@@ -114,14 +114,14 @@ def pipeline_predict(nlp) -> Predict:
 
 
 def main(argv: list[str] | None = None) -> None:
-    import spacy_pii
+    from ..assembly.build import load_pipeline
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("suite", type=Path)
     parser.add_argument("--model", default="rules", help="rules, default, a name or path")
     parser.add_argument("--missed", action="store_true", help="list the kinds missed")
     args = parser.parse_args(argv)
-    score = score_suite(read_suite(args.suite), pipeline_predict(spacy_pii.load(args.model)))
+    score = score_suite(read_suite(args.suite), pipeline_predict(load_pipeline(args.model)))
     print("\n".join(score.table()))
     if args.missed:
         for label, kind in sorted(Counter(score.missed).elements()):

@@ -128,8 +128,8 @@ def seconds(
 
 
 def main(argv: list[str] | None = None) -> None:
-    import spacy_pii
-    from spacy_pii.detectors import find_rule_hits
+    from ..assembly.build import load_pipeline
+    from ..detectors import find_rule_hits
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     runners: dict[str, Callable[[str], object]] = {"find_rule_hits": find_rule_hits}
     for name in args.pipelines:
-        nlp = spacy_pii.load(name)
+        nlp = load_pipeline(name)
         nlp.max_length = max(args.sizes) + 1
         runners[f"nlp[{name}]"] = nlp
     print("family\tchars\t" + "\t".join(runners))

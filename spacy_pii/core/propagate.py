@@ -24,10 +24,10 @@ What it guarantees, so that the merge can run it without weakening its total ord
 * The output is sorted and does not depend on the order of the input hits.
 
 Which hits are sources: a hit whose type is in ``types`` and whose score is at least
-``min_score``. A hit without a score never qualifies. By the score contract (README, How it
-works: Scores) a rule that validates its slice reports 1.0, so ``None`` means a shape-only
-match: it has no measured confidence to compare with ``min_score``, and repeating a
-shape-only guess across a document would multiply its false positives.
+``min_score``. A hit without a score never qualifies. By the score contract
+(docs/how-it-works.md: Scores) a rule that validates its slice reports 1.0, so ``None``
+means a shape-only match: it has no measured confidence to compare with ``min_score``, and
+repeating a shape-only guess across a document would multiply its false positives.
 
 Pure Python: no spaCy.
 """

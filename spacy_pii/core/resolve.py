@@ -1,6 +1,6 @@
 """Resolve candidate spans into final, typed, non-overlapping spans.
 
-README, How it works: Merge order, says the same for users.
+docs/how-it-works.md: Merge order, says the same for users.
 
 The steps, in order:
 1. Fold each candidate's label through the taxonomy. An unknown label raises; an explicit

@@ -12,9 +12,9 @@ type before the value is even read, and a model trained on running text rarely s
   (Presidio Structured types a column by its name).
 
 Neither is a standard's grammar, so they sit apart from the rules: ``RuleSettings``
-turns them on with ``context_cues``, and their hits are shape-only (``score=None``, README,
-How it works: Scores), with detector ids ``"cues.title"`` and ``"cues.column"``. They run in
-``pii_rules`` because that component splits tokens at hit boundaries (README, How it works:
+turns them on with ``context_cues``, and their hits are shape-only (``score=None``,
+docs/how-it-works.md: Scores), with detector ids ``"cues.title"`` and ``"cues.column"``. They run in
+``pii_rules`` because that component splits tokens at hit boundaries (docs/how-it-works.md:
 Tokens): a table
 row such as "85707,Anna Liz" is one token to spaCy's tokenizer. In the merge a cue loses
 every overlap of equal class rank: PERSON and USERNAME prefer the model, so the model's

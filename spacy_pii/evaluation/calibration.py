@@ -12,7 +12,7 @@ Recall is measured against every gold span, including those the detector never p
 at every threshold. Without them a sweep over proposals alone would report the recall of
 the proposals, not of the detector.
 
-Scores follow the score contract (README, How it works: Scores): a ``None`` score (a
+Scores follow the score contract (docs/how-it-works.md: Scores): a ``None`` score (a
 shape-only rule match) has no probability and survives every threshold, so it is kept at
 every cut point and left out of the reliability diagram.
 

@@ -67,7 +67,7 @@ class Span(FrozenModel):
     ``label`` is folded to its public type when the span is built (pass a taxonomy with
     ``model_validate(data, context={"taxonomy": ...})``; the shipped one otherwise).
     ``score`` is the detector's calibrated probability, or ``None`` for a match without
-    one (README, How it works: Scores); scoring ignores it, calibration reads it.
+    one (docs/how-it-works.md: Scores); scoring ignores it, calibration reads it.
     """
 
     start: int = Field(ge=0)

@@ -1,16 +1,14 @@
-"""Corpus assembly: template splits, label folding, span conventions, case augmentation.
+"""Corpus pieces: template splits, label folding, span conventions, case augmentation.
 
-Pure functions over JSONL-shaped dicts (``{"text", "spans", "meta"}``); the corpus build
-script (training/make_corpus.py) only wires files to them. The span conventions applied
-here are the ones written down in corpus/CONVENTIONS.md.
-
-Why this module is over 400 lines: each step of the build is a small pure function, kept
-here in the order that ``build_corpus`` runs them, so the build reads top to bottom.
+Pure functions over JSONL-shaped dicts (``{"text", "spans", "meta"}``), kept in the order
+that :func:`spacy_pii.generator.build.build_corpus` runs them. The span conventions applied
+here are the ones written down in corpus/CONVENTIONS.md. This module imports nothing else
+from the generator, so the generator's package and :mod:`.real_text` can build on it and
+the whole build (:mod:`.build`) sits above all three, without an import loop.
 """
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import random
@@ -316,7 +314,7 @@ def corpus_version(parts: dict[str, Any]) -> str:
     return hashlib.sha256(blob).hexdigest()[:16]
 
 
-# -- the whole build -------------------------------------------------------------------
+# -- the sources and sizes of the whole build (see .build) ---------------------------
 
 PRESIDIO_FILE = "presidio_research_synth_v2.jsonl"
 WNUT_TRAIN_FILE = "wnut17_train.jsonl"
@@ -329,108 +327,3 @@ def split_sizes(n: int, fractions: tuple[float, float, float] = FRACTIONS) -> di
     """Documents per split for ``n`` generated documents; train takes the rounding rest."""
     dev, test = round(n * fractions[1]), round(n * fractions[2])
     return {"train": n - dev - test, "dev": dev, "test": test}
-
-
-def build_corpus(
-    external_dir: Path,
-    *,
-    seed: int,
-    n_generated: int,
-    case_augment_fraction: float = 0.0,
-    real_text_repeat: int = 1,
-    fold: Callable[[str], str | None] | None = None,
-) -> tuple[dict[str, list[dict]], dict[str, Any]]:
-    """Assemble train/dev/test from the generator and the external corpora.
-
-    - Generated documents: each split draws only from its own templates.
-    - Presidio synth v2: birth dates relabelled, folded, then split by its
-      ``meta.template_id`` (70/15/15).
-    - Real text (:mod:`.real_text`: WNUT-17, the Broad Twitter Corpus, GUM, LitBank,
-      WikiGold): folded, train parts only, ``real_text_repeat`` times over. Their dev parts
-      are never put in a split here: they are the held-out real-text evaluation sets.
-
-    Returns:
-        The splits (shuffled with ``seed``) and a manifest with label counts and the
-        corpus version: a hash of the generator version, Faker version, taxonomy version,
-        seed, sizes and the SHA-256 of every source file.
-    """
-    from importlib.metadata import version
-
-    from ..core.taxonomy import load_taxonomy
-    from . import GENERATOR_VERSION, generate, templates
-    from .real_text import load_real_text, real_text_files
-
-    taxonomy = load_taxonomy()
-    fold = fold or taxonomy.fold
-    external_dir = Path(external_dir)
-    splits: dict[str, list[dict]] = {s: [] for s in SPLITS}
-    for split, n in split_sizes(n_generated).items():
-        for doc in generate(n, seed=seed, split=split):
-            doc["meta"]["source"] = "spacy_pii.generator"
-            splits[split].append(doc)
-
-    presidio = [
-        fold_doc(relabel_birth_dates(d), fold) for d in read_jsonl(external_dir / PRESIDIO_FILE)
-    ]
-    for split, docs in split_by_template(presidio, "presidio").items():
-        splits[split].extend(docs)
-    if isinstance(real_text_repeat, bool) or not isinstance(real_text_repeat, int):
-        raise TypeError("real_text_repeat must be an int")
-    if real_text_repeat < 1:
-        raise ValueError("real_text_repeat must be at least 1")
-    real = load_real_text(external_dir, fold, split="train")
-    for _ in range(real_text_repeat):
-        for docs in real.values():
-            splits["train"].extend(copy.deepcopy(doc) for doc in docs)
-
-    augmented = case_augment(splits["train"], case_augment_fraction, seed)
-    splits["train"].extend(augmented)
-    for split in SPLITS:
-        for doc in splits[split]:
-            check_spans(doc)
-        splits[split] = shuffled(splits[split], derive_split_seed(seed, split))
-
-    source_files = (PRESIDIO_FILE, *real_text_files())
-    sources = {name: file_sha256(external_dir / name) for name in source_files}
-    version_parts = {
-        "generator_version": GENERATOR_VERSION,
-        # The templates and factories themselves, so an edit without a version bump still
-        # changes the corpus version.
-        "generator_source_sha256": generator_source_sha256(),
-        "faker_version": version("faker"),
-        "taxonomy_version": taxonomy.version,
-        "seed": seed,
-        "n_generated": n_generated,
-        "case_augment": case_augment_fraction,
-        "real_text_repeat": real_text_repeat,
-        "sources": sources,
-    }
-    manifest = {
-        "corpus_version": corpus_version(version_parts),
-        **version_parts,
-        "templates": {s: len(templates(split=s)) for s in SPLITS},
-        "eval_only_not_included": list(EVAL_ONLY_FILES),
-        "splits": {
-            s: {
-                "docs": len(docs),
-                "labels": label_counts(docs),
-                "by_source": dict(Counter(d["meta"].get("source", "?") for d in docs)),
-            }
-            for s, docs in splits.items()
-        },
-    }
-    return splits, manifest
-
-
-def generator_source_sha256() -> str:
-    """SHA-256 over the generator package's Python sources, in name order."""
-    digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.name.encode() + b"\x00" + path.read_bytes())
-    return digest.hexdigest()
-
-
-def derive_split_seed(seed: int, split: str) -> int:
-    return int.from_bytes(
-        hashlib.sha256(f"shuffle\x1f{seed}\x1f{split}".encode()).digest()[:8], "big"
-    )

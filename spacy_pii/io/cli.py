@@ -94,9 +94,9 @@ def predict_with_model(
 ) -> list[Document]:
     """Run a pipeline (a name for :func:`spacy_pii.load`, or one already built) over the
     gold texts and read ``doc.spans["pii"]`` and its scores."""
-    import spacy_pii
+    from ..assembly.build import load_pipeline
 
-    nlp = spacy_pii.load(name) if isinstance(name, str) else name
+    nlp = load_pipeline(name) if isinstance(name, str) else name
     texts = (d.text for d in gold_docs)
     predicted = []
     for doc in _progress(nlp.pipe(texts, batch_size=batch_size), len(gold_docs), "predict"):

@@ -184,9 +184,9 @@ def load_redaction_pipeline(
     One empty text is run through it at once, so that a pipeline which writes no
     ``doc.spans["pii"]`` or a keyed operator without its key fails here, not on line 1.
     """
-    import spacy_pii
+    from ..assembly.build import load_pipeline
 
-    nlp = spacy_pii.load(model)
+    nlp = load_pipeline(model)
     if "pii_redact" in nlp.pipe_names:
         nlp.remove_pipe("pii_redact")
     config = {"operators": dict(operators or {}), "hash_key_env": key_env, "risk": risk}

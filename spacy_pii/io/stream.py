@@ -22,7 +22,7 @@ not the redacted one. ``risk`` is present only when asked for. No field of the i
 copied unless named with ``keep_fields``: other fields are not scanned and may hold personal
 data themselves; a kept field is copied as-is, right after ``line``. The values of the
 spans are written only with ``include_values`` (as ``"value"``); a secret's value never is
-(README, How it works: Errors), whatever the flag. A line that was not processed becomes
+(docs/how-it-works.md: Errors), whatever the flag. A line that was not processed becomes
 ``{"line": N, "error": KIND}``, with KIND one of :data:`ERROR_KINDS`, so nothing is dropped
 silently. The vault, when asked for, goes to its own file as ``{"line": N, "vault": {...}}``
 for each line that has placeholders.

@@ -2,8 +2,8 @@
 
 thinc's :class:`~thinc.api.NumpyOps` multiplies matrices with blis. The numpy wheels bundle
 OpenBLAS, which does the same float32 products, on one thread, in about a third of blis's CPU
-time on this project's machine, for the shapes of ``tok2vec`` and the span head (README
-"Performance" has the measurement). The products are the same sums in another
+time on this project's machine, for the shapes of ``tok2vec`` and the span head
+(docs/performance.md has the measurement). The products are the same sums in another
 order, so scores agree with blis's to float32 rounding. OpenBLAS chooses its blocking by a
 product's shape, so a text's scores may also differ in the sixth decimal between batches of
 other sizes (blis's did not): a span can change only where its score lies that close to a

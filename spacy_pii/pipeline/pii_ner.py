@@ -3,7 +3,7 @@
 A thin adapter over spaCy's :class:`~spacy.pipeline.SpanCategorizer` in its single-label
 form: a softmax over the labels plus a negative label, scored on candidate spans from a
 suggester. It is a span categorizer rather than the transition-based ``ner`` because the
-merge and the calibration need a probability per span (README, How it works: Scores), which
+merge and the calibration need a probability per span (docs/how-it-works.md: Scores), which
 ``ner`` gives only through a beam; see ``configs/README.md`` for the measurements.
 
 What it adds to spaCy's component:

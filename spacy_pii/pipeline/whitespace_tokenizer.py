@@ -4,7 +4,7 @@ The rules pipeline (``spacy_pii.load("rules")``) has no model, so its tokens onl
 spans: ``pii_rules`` splits a token wherever a hit starts or ends, and every span of
 ``doc.spans`` sits on token boundaries whatever the tokenizer did before. The language's
 tokenizer (prefixes, suffixes, infixes, exceptions) would cost about three times as much
-as this one on the benchmark's short texts and find the same spans (README "Performance").
+as this one on the benchmark's short texts and find the same spans (docs/performance.md).
 A pipeline with a model keeps the language's tokenizer (``pii.guarded_tokenizer.v1``),
 which the model was trained on.
 

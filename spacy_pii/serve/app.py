@@ -36,9 +36,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from .. import __version__
 from ..core.taxonomy import load_taxonomy
 from ..errors import PiiError
+from ..version import __version__
 from .pipelines import PipelineRegistry, PipelineSlot, model_slots
 from .protocol import ApiError, DetectRequest, RestoreRequest, read_json_body
 from .service import Service, detect, restore_answer, type_rows, validated

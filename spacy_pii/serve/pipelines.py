@@ -31,9 +31,9 @@ Loader = Callable[[str], Any]
 
 
 def _load_with_spacy_pii(source: str) -> Any:
-    import spacy_pii
+    from ..assembly.build import load_pipeline
 
-    return spacy_pii.load(source)
+    return load_pipeline(source)
 
 
 @dataclass

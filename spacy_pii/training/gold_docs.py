@@ -10,7 +10,7 @@ in silence.
 Two gold groups are written:
 
 * the model's keys (``pii_ner`` by default): the types a model is trained on, by default the
-  taxonomy's ``prefer: model`` types (the rule lane owns the rest: README, How it works:
+  taxonomy's ``prefer: model`` types (the rule lane owns the rest: docs/how-it-works.md:
   Merge order);
 * ``pii``: every public type the final pipeline should output (the taxonomy's default-on
   types unless told otherwise), for ``spacy evaluate --spans-key pii``.
