@@ -77,7 +77,11 @@ class PiiMergeSettings(BaseModel):
     drop_unscored: bool = False
     write_ents: bool = False
     model_version: str | None = None
-    propagate: PropagationSettings = PropagationSettings()
+    # The factory's default, so that a merge built without a config propagates as
+    # ``add_pipe("pii_merge")`` does (the dataclass alone defaults to off).
+    propagate: PropagationSettings = PropagationSettings.from_config(
+        DEFAULT_MERGE_CONFIG["propagate"]
+    )
 
     @field_validator("propagate", mode="before")
     @classmethod

@@ -133,7 +133,9 @@ def mask_mapping(
         value: the tree to mask.
         nlp: a pipeline that writes ``doc.spans[spans_key]``; ``nlp.pipe`` is used to batch.
         types: mask only these types; ``None`` masks every type the pipeline finds.
-        operators, key, taxonomy: as for :func:`redact`.
+        operators: as for :func:`redact`.
+        key: as for :func:`redact`.
+        taxonomy: as for :func:`redact`.
         spans_key: the span group ``nlp`` writes.
 
     Returns:
