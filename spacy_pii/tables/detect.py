@@ -1,0 +1,67 @@
+"""Cells through a pipeline: the one place a table scan touches spaCy, through ``nlp.pipe``.
+
+:class:`PipelineCells` is a callable ``texts -> spans per text``; the scan and the redaction
+take any callable of that shape, so tests and other recognizers can stand in for spaCy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..detectors.text import replace_lone_surrogates
+
+CellSpans = list[tuple[int, int, str]]
+CellDetector = Callable[[Sequence[str]], list[CellSpans]]
+
+# A scan reads at most this many characters of a cell: enough for any note or ticket in
+# the table suite many times over, and a bound on the pipeline's memory per cell (the
+# default pipeline peaks near 6.9 GB on one 1,000,000-character document, ENVIRONMENT.md).
+# Redaction reads whole cells and refuses longer ones (see spacy_pii.tables.redact).
+MAX_SCAN_CHARS = 20_000
+# Distinct cells remembered: a column of repeated values (status, country) costs once.
+CACHE_CELLS = 200_000
+
+
+class PipelineCells:
+    """Run cells through ``nlp`` and return each cell's ``(start, end, type)`` spans.
+
+    Args:
+        nlp: a pipeline that writes ``doc.spans[spans_key]`` (``spacy_pii.load()``).
+        spans_key: the span group to read.
+        max_chars: characters of a cell read; spans beyond are not reported.
+        batch_size: ``nlp.pipe``'s batch size.
+    """
+
+    def __init__(
+        self,
+        nlp: Any,
+        *,
+        spans_key: str = "pii",
+        max_chars: int = MAX_SCAN_CHARS,
+        batch_size: int = 256,
+    ) -> None:
+        self.nlp = nlp
+        self.spans_key = spans_key
+        self.max_chars = max_chars
+        self.batch_size = batch_size
+        self._cache: dict[str, CellSpans] = {}
+
+    def __call__(self, texts: Sequence[str]) -> list[CellSpans]:
+        todo = list(dict.fromkeys(text for text in texts if text not in self._cache))
+        if len(self._cache) + len(todo) > CACHE_CELLS:
+            self._cache.clear()
+        if todo:
+            cleaned = [replace_lone_surrogates(text[: self.max_chars]) for text in todo]
+            docs = self.nlp.pipe(cleaned, batch_size=self.batch_size)
+            for text, doc in zip(todo, docs, strict=True):
+                group = doc.spans.get(self.spans_key, ())
+                self._cache[text] = [(s.start_char, s.end_char, s.label_) for s in group]
+        return [self._cache[text] for text in texts]
+
+
+def load_detector(model: str = "default", **kwargs: Any) -> PipelineCells:
+    """A :class:`PipelineCells` over ``spacy_pii.load(model)``."""
+    from .. import load
+
+    return PipelineCells(load(model), **kwargs)
