@@ -11,16 +11,25 @@ from __future__ import annotations
 
 from .evidence import RULES, ColumnScan, TypeEvidence
 from .headers import HeaderCue, header_matcher, normalise_header
+from .outputs import redact_table, restore_table
+from .policy import ColumnPolicy, TablePolicy, parse_policy, policy_from_scan, read_policy
 from .readers import TableSource, from_pandas, open_table, rows_source
+from .redact import TableRedaction
 from .scan import DEFAULT_SAMPLE, MAX_FULL_ROWS, ScanSettings, TableScan, scan_table
+
+# The short name the issue and the docs use: ``spacy_pii.tables.redact(table, policy)``.
+redact = redact_table
 
 __all__ = [
     "DEFAULT_SAMPLE",
     "MAX_FULL_ROWS",
     "RULES",
+    "ColumnPolicy",
     "ColumnScan",
     "HeaderCue",
     "ScanSettings",
+    "TablePolicy",
+    "TableRedaction",
     "TableScan",
     "TableSource",
     "TypeEvidence",
@@ -28,6 +37,12 @@ __all__ = [
     "header_matcher",
     "normalise_header",
     "open_table",
+    "parse_policy",
+    "policy_from_scan",
+    "read_policy",
+    "redact",
+    "redact_table",
+    "restore_table",
     "rows_source",
     "scan_table",
 ]
