@@ -40,6 +40,9 @@ CONTRADICTED_SHARE = 0.2
 # cells run through the whole pipeline and only the spans inside them are redacted. Six
 # words: longer than any name, address line or product title in the table suite.
 FREE_TEXT_WORDS = 6.0
+# Under a free-text header ("notes", "plan"), cells of at least three words on average:
+# fewer is a label or a code, not prose.
+FREE_TEXT_HEADER_WORDS = 3.0
 # In free text any detection counts: one name in fifty notes is still personal data.
 FREE_TEXT_SHARE = 0.02
 # Types of the taxonomy's lowest severity (ORG, LOCATION) are context, not personal data
@@ -243,11 +246,13 @@ def decide(
     top = by_cells[0] if by_cells else None
     top_share = top.share if top is not None and top.share is not None else 0.0
     strong = cue.type if cue.strength == "strong" and cue.type not in context else None
-    if cue.role == "free_text" or (words >= FREE_TEXT_WORDS and strong is None):
+    # A free-text header over short cells ("plan" holding "gold") is judged as any column.
+    texty = cue.role == "free_text" and words >= FREE_TEXT_HEADER_WORDS
+    if texty or (words >= FREE_TEXT_WORDS and strong is None):
         found = [t for t in by_cells if (t.share or 0.0) >= FREE_TEXT_SHARE]
         if found:
             return "pii", "free-text", found[0].type, "spans"
-        if cue.role == "free_text":
+        if texty:
             return "maybe", "free-text-unconfirmed", None, "spans"
         return "clean", "no-evidence", None, "keep"
     if strong is not None:
