@@ -43,6 +43,18 @@ FREE_TEXT_WORDS = 6.0
 # Under a free-text header ("notes", "plan"), cells of at least three words on average:
 # fewer is a label or a code, not prose.
 FREE_TEXT_HEADER_WORDS = 3.0
+# A free-text column with no detection in this many cells is clean (the Wilson upper bound
+# on its share is then under 12%); fewer cells cannot tell.
+FREE_TEXT_MIN_CELLS = 30
+# A column with fewer distinct values than this among its examined cells, and fewer than
+# half as many as cells, is a category ("Vertrieb", "ICU", "aktywny"): a model's name or
+# place verdict on three repeated words is not evidence of people. Validated types
+# (emails, phones, ids) and a header that names the type still decide.
+CATEGORICAL_DISTINCT = 20
+CATEGORICAL_SHARE = 0.5
+# The types the rule lane validates (grammar, checksum, libphonenumber): these override
+# a header; the model's types (names, addresses, places) do not.
+VALIDATED_TYPES = frozenset({"SECRET", "GOV_ID", "PAYMENT", "EMAIL", "PHONE", "IP_ADDRESS"})
 # In free text any detection counts: one name in fifty notes is still personal data.
 FREE_TEXT_SHARE = 0.02
 # Types of the taxonomy's lowest severity (ORG, LOCATION) are context, not personal data
@@ -62,7 +74,9 @@ RULES: dict[str, str] = {
     "header names (an 'id' holding phone numbers)",
     "weak-header+cells": "an ambiguous header ('name') and the detectors agree",
     "free-text": "free text with personal data inside some cells; spans are redacted",
-    "free-text-unconfirmed": "a free-text header, no detection in the cells examined",
+    "free-text-unconfirmed": "free text, no detection, too few cells examined to tell",
+    "free-text-clean": "free text without detections; still redacted span by span",
+    "categorical": "few distinct values: a category, whatever a model reads in it",
     "header-disagrees": "a strong header, but only some cells fit the type's shape",
     "header-contradicted": "a strong header, but the cells do not fit the type",
     "cells-minority": "the detectors find personal data in a minority of cells",
@@ -81,6 +95,8 @@ class CellCounts:
     whole: Counter[str] = field(default_factory=Counter)
     header_fit: int = 0
     words: int = 0
+    # Cells that hold the header's type: detected, or fitting its shape (cell-level recall).
+    header_typed: int = 0
 
     def merge(self, other: CellCounts) -> None:
         self.cells += other.cells
@@ -88,15 +104,17 @@ class CellCounts:
         self.whole.update(other.whole)
         self.header_fit += other.header_fit
         self.words += other.words
+        self.header_typed += other.header_typed
 
     def to_state(self) -> dict[str, Any]:
         return {"cells": self.cells, "detected": dict(self.detected), "whole": dict(self.whole),
-                "header_fit": self.header_fit, "words": self.words}  # fmt: skip
+                "header_fit": self.header_fit, "words": self.words,
+                "header_typed": self.header_typed}  # fmt: skip
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> CellCounts:
         return cls(state["cells"], Counter(state["detected"]), Counter(state["whole"]),
-                   state["header_fit"], state["words"])  # fmt: skip
+                   state["header_fit"], state["words"], state["header_typed"])  # fmt: skip
 
 
 def count_cells(
@@ -111,14 +129,16 @@ def count_cells(
         counts.cells += 1
         counts.words += len(_WORD.findall(text[:2000]))
         stripped = text.strip()
-        for type_name in {label for _, _, label in cell_spans}:
+        found = {label for _, _, label in cell_spans}
+        for type_name in found:
             counts.detected[type_name] += 1
         for start, end, label in cell_spans:
             if text[start:end].strip() == stripped:
                 counts.whole[label] += 1
                 break
-        if shape is not None and len(stripped) <= 400 and shape.fullmatch(stripped):
-            counts.header_fit += 1
+        fits = shape is not None and len(stripped) <= 400 and bool(shape.fullmatch(stripped))
+        counts.header_fit += fits
+        counts.header_typed += fits or cue.type in found
     return counts
 
 
@@ -234,9 +254,16 @@ def type_evidence(counts: CellCounts, cue: HeaderCue, sampled: bool) -> tuple[Ty
 
 
 def decide(
-    cue: HeaderCue, evidence: Sequence[TypeEvidence], counts: CellCounts
+    cue: HeaderCue,
+    evidence: Sequence[TypeEvidence],
+    counts: CellCounts,
+    distinct: int | None = None,
 ) -> tuple[Decision, str, str | None, PolicyName]:
-    """``(decision, rule, type, policy)`` for one column; see :data:`RULES`."""
+    """``(decision, rule, type, policy)`` for one column; see :data:`RULES`.
+
+    ``distinct`` is the number of distinct values among the examined cells (from the
+    sample), which tells a category from a column of people.
+    """
     words = counts.words / counts.cells if counts.cells else 0.0
     context = _context_types()
     by_cells = sorted(
@@ -252,15 +279,19 @@ def decide(
         found = [t for t in by_cells if (t.share or 0.0) >= FREE_TEXT_SHARE]
         if found:
             return "pii", "free-text", found[0].type, "spans"
-        if texty:
+        if counts.cells < FREE_TEXT_MIN_CELLS:
             return "maybe", "free-text-unconfirmed", None, "spans"
-        return "clean", "no-evidence", None, "keep"
+        # Free text is still redacted span by span: the next note may hold a name.
+        return "clean", "free-text-clean", None, "spans"
     if strong is not None:
         fit = counts.header_fit / counts.cells if counts.cells else 0.0
         own = next((t for t in evidence if t.type == strong), None)
         own_share = own.share if own is not None and own.share is not None else 0.0
-        if top is not None and top.type != strong and top_share >= PII_SHARE > own_share:
-            return "pii", "cells-override-header", top.type, _policy(top.type)
+        # Only a validated type overrides a strong header: a model reading "12 rue de la
+        # Paix" as a name does not make an address column a name column.
+        validated = top is not None and top.type in VALIDATED_TYPES
+        if validated and top.type != strong and top_share >= PII_SHARE > own_share:  # type: ignore[union-attr]
+            return "pii", "cells-override-header", top.type, _policy(top.type)  # type: ignore[union-attr]
         if own_share >= PII_SHARE:
             return "pii", "header+cells", strong, _policy(strong)
         if fit >= SHAPE_AGREES:
@@ -268,6 +299,11 @@ def decide(
         if fit >= CONTRADICTED_SHARE or own_share >= MAYBE_SHARE:
             return "maybe", "header-disagrees", strong, "spans"
         return "clean", "header-contradicted", None, "keep"
+    if top is not None and top.type not in VALIDATED_TYPES and top.type != cue.type:
+        if cue.type in context:
+            return "maybe", "quasi-identifier", cue.type, "keep"
+        if _categorical(counts.cells, distinct):
+            return "clean", "categorical", None, "keep"
     if top is not None and top_share >= PII_SHARE:
         if cue.role == "key":
             return "pii", "cells-override-header", top.type, _policy(top.type)
@@ -280,6 +316,14 @@ def decide(
     if cue.type in context:
         return "maybe", "quasi-identifier", cue.type, "keep"
     return "clean", "no-evidence", None, "keep"
+
+
+def _categorical(cells: int, distinct: int | None) -> bool:
+    return (
+        distinct is not None
+        and distinct < CATEGORICAL_DISTINCT
+        and distinct < CATEGORICAL_SHARE * cells
+    )
 
 
 @lru_cache(maxsize=1)

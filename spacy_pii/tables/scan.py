@@ -123,7 +123,8 @@ def column_scan(
     sample = [text for _, _, text in stats.sample()]
     sampled = not full and stats.non_empty > counts.cells
     evidence = type_evidence(counts, cue, sampled)
-    decision, rule, pii_type, policy = decide(cue, evidence, counts)
+    distinct = len(set(sample))
+    decision, rule, pii_type, policy = decide(cue, evidence, counts, distinct)
     role = cue.role if cue.role and (decision == "clean" or cue.role == "free_text") else None
     if rule.startswith("free-text"):
         role = "free_text"
@@ -140,7 +141,7 @@ def column_scan(
         pii_type=pii_type,
         role=role,
         policy=policy,
-        distinct_share=len(set(sample)) / len(sample) if sample else None,
+        distinct_share=distinct / len(sample) if sample else None,
         words_per_cell=counts.words / counts.cells if counts.cells else None,
         shapes=shapes_of(sample),
         kinds=dict(stats.kinds),
