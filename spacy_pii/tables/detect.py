@@ -31,6 +31,7 @@ class PipelineCells:
         spans_key: the span group to read.
         max_chars: characters of a cell read; spans beyond are not reported.
         batch_size: ``nlp.pipe``'s batch size.
+        cache_cells: distinct cells remembered (0: none, every cell runs).
     """
 
     def __init__(
@@ -40,8 +41,10 @@ class PipelineCells:
         spans_key: str = "pii",
         max_chars: int = MAX_SCAN_CHARS,
         batch_size: int = 256,
+        cache_cells: int = CACHE_CELLS,
     ) -> None:
         self.nlp = nlp
+        self.cache_cells = cache_cells
         self.spans_key = spans_key
         self.max_chars = max_chars
         self.batch_size = batch_size
@@ -49,8 +52,10 @@ class PipelineCells:
 
     def __call__(self, texts: Sequence[str]) -> list[CellSpans]:
         todo = list(dict.fromkeys(text for text in texts if text not in self._cache))
-        if len(self._cache) + len(todo) > CACHE_CELLS:
+        if len(self._cache) + len(todo) > self.cache_cells:
             self._cache.clear()
+        if not self.cache_cells:
+            return self._run(list(texts))
         if todo:
             cleaned = [replace_lone_surrogates(text[: self.max_chars]) for text in todo]
             docs = self.nlp.pipe(cleaned, batch_size=self.batch_size)
