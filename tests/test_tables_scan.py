@@ -211,7 +211,7 @@ def test_bad_input_gets_typed_errors_without_cell_values(tmp_path):
     ragged.write_text("a,b\nsecretvalue1,x,extra\nsecretvalue2\n")
     scan = scan_table(ragged, stub_detector)
     assert scan.ragged_rows == 2 and scan.rows == 2
-    with pytest.raises(TableError, match="line 2 has 3 cells") as err:
+    with pytest.raises(TableError, match="data row 1 has 3 cells") as err:
         scan_table(open_table(ragged, strict=True), stub_detector)
     assert "secretvalue" not in str(err.value)
     bad_utf8 = tmp_path / "bad.csv"

@@ -57,12 +57,16 @@ class PipelineCells:
         if not self.cache_cells:
             return self._run(list(texts))
         if todo:
-            cleaned = [replace_lone_surrogates(text[: self.max_chars]) for text in todo]
-            docs = self.nlp.pipe(cleaned, batch_size=self.batch_size)
-            for text, doc in zip(todo, docs, strict=True):
-                group = doc.spans.get(self.spans_key, ())
-                self._cache[text] = [(s.start_char, s.end_char, s.label_) for s in group]
+            self._cache.update(zip(todo, self._run(todo), strict=True))
         return [self._cache[text] for text in texts]
+
+    def _run(self, texts: list[str]) -> list[CellSpans]:
+        cleaned = [replace_lone_surrogates(text[: self.max_chars]) for text in texts]
+        found = []
+        for doc in self.nlp.pipe(cleaned, batch_size=self.batch_size):
+            group = doc.spans.get(self.spans_key, ())
+            found.append([(s.start_char, s.end_char, s.label_) for s in group])
+        return found
 
 
 def load_detector(model: str = "default", **kwargs: Any) -> PipelineCells:

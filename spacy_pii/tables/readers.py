@@ -9,7 +9,7 @@ Documented results for bad input (the rest raise :class:`~spacy_pii.errors.Table
 
 * A CSV row shorter than the header is padded with empty cells; a longer one loses its
   extra cells. Both are counted in :attr:`TableSource.ragged_rows`; ``strict=True`` raises
-  instead, naming the line.
+  instead, naming the data row.
 * An empty header becomes ``column_N`` (its 1-based position); a repeated one gets
   ``.2``, ``.3``.
 * JSON Lines: nested objects become dotted paths (``customer.email``); a list is one cell.
@@ -20,6 +20,7 @@ Documented results for bad input (the rest raise :class:`~spacy_pii.errors.Table
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -109,46 +110,50 @@ def _csv_source(
         csv.field_size_limit(MAX_CELL_CHARS)
     if delimiter is None:
         delimiter = "\t" if fmt == "tsv" else _sniff(path, encoding)
-    header = next(_csv_rows(path, delimiter, encoding), None)
-    if header is None:
+    header = next(_csv_chunks(path, delimiter, encoding, 1), None)
+    if not header:
         raise TableError(f"{path.name}: the file is empty; a table needs a header row")
-    columns = unique_columns(header[1])
+    columns = unique_columns(header[0])
     source = TableSource(path.name, fmt, columns, lambda: iter(()), delimiter=delimiter)
     width = len(columns)
 
-    def batches() -> Iterator[list[tuple[Any, ...]]]:
+    def batches() -> Iterator[list[Any]]:
         ragged = 0
-        batch: list[tuple[Any, ...]] = []
-        rows = _csv_rows(path, delimiter, encoding)
-        next(rows)
-        for line, row in rows:
-            if len(row) != width:
-                if not row:
-                    continue  # a blank line, which csv gives as []
-                if strict:
-                    raise TableError(
-                        f"{path.name}: line {line} has {len(row)} cells; the header has {width}"
-                    )
-                ragged += 1
-                row = (row + [""] * width)[:width]
-            batch.append(tuple(row))
-            if len(batch) >= BATCH_ROWS:
-                yield batch
-                batch = []
-        if batch:
-            yield batch
+        seen = 0
+        chunks = _csv_chunks(path, delimiter, encoding, BATCH_ROWS)
+        first = next(chunks, [])
+        for chunk in itertools.chain([first[1:]], chunks):
+            # One C-level pass tells a regular chunk from one to repair row by row.
+            if set(map(len, chunk)) - {width}:
+                repaired = []
+                for offset, row in enumerate(chunk):
+                    if len(row) != width:
+                        if not row:
+                            continue  # a blank line, which csv gives as []
+                        if strict:
+                            raise TableError(
+                                f"{path.name}: data row {seen + offset + 1} has {len(row)} "
+                                f"cells; the header has {width}"
+                            )
+                        ragged += 1
+                        row = (row + [""] * width)[:width]
+                    repaired.append(row)
+                chunk = repaired
+            seen += len(chunk)
+            if chunk:
+                yield chunk
         source.ragged_rows = ragged
 
     source.batches = batches
     return source
 
 
-def _csv_rows(path: Path, delimiter: str, encoding: str) -> Iterator[tuple[int, list[str]]]:
+def _csv_chunks(path: Path, delimiter: str, encoding: str, size: int) -> Iterator[list[list[str]]]:
     with path.open("r", encoding=encoding, errors="strict", newline="") as handle:
         reader = csv.reader(handle, delimiter=delimiter)
         try:
-            for row in reader:
-                yield reader.line_num, row
+            while chunk := list(itertools.islice(reader, size)):
+                yield chunk
         except UnicodeDecodeError:
             raise TableError(
                 f"{path.name}: bytes that are not valid {encoding} after line {reader.line_num}"

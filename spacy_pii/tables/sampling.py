@@ -19,8 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 _MASK = (1 << 64) - 1
-# Strings that mean "no value" in exports; they are counted as empty, never sampled.
-EMPTY_MARKERS = frozenset({"", "null", "none", "nan", "n/a", "na", "-", "--", "\\n"})
+# Strings that mean "no value" in exports, as exports spell them; they are counted as
+# empty, never sampled. Exact matches only, so a batch counts them with list.count (C speed).
+EMPTY_MARKERS = ("", "null", "NULL", "Null", "none", "None", "NONE", "nan", "NaN", "NAN",
+                 "n/a", "N/A", "na", "NA", "-", "--", "\\N")  # fmt: skip
+_EMPTY = frozenset(EMPTY_MARKERS)
+_EMPTY_OR_NONE = frozenset((*EMPTY_MARKERS, None))
 
 
 def row_priority(seed: int, row: int) -> int:
@@ -38,7 +42,7 @@ def is_empty(value: object) -> bool:
     if isinstance(value, float):
         return value != value
     if isinstance(value, str):
-        return len(value) <= 4 and value.strip().lower() in EMPTY_MARKERS
+        return value in _EMPTY
     return False
 
 
@@ -123,28 +127,48 @@ class TableSampler:
         self.pending: list[list[str]] = [[] for _ in range(width)]
 
     def add_rows(self, rows: Iterable[Sequence[object]], first_row: int) -> int:
-        """Add rows numbered from ``first_row``; returns the next row number."""
-        columns, k, seed = self.columns, self.k, self.seed
-        track, keep_all, pending = self.track_kinds, self.keep_all, self.pending
-        row_number = first_row
-        for row in rows:
-            negated = -row_priority(seed, row_number)
-            for index, (stats, value) in enumerate(zip(columns, row, strict=True)):
-                stats.rows += 1
+        """Add rows numbered from ``first_row``; returns the next row number.
+
+        Works a batch at a time, column by column: an untyped (CSV) column counts its empty
+        cells with ``list.count``, and only the rows whose priority can still enter some
+        column's sample are looked at one by one, so most cells cost no Python step.
+        """
+        batch = rows if isinstance(rows, list) else list(rows)
+        n = len(batch)
+        if not n:
+            return first_row
+        seed, k = self.seed, self.k
+        negated = [-row_priority(seed, first_row + j) for j in range(n)]
+        full = [stats.heap[0][0] for stats in self.columns if len(stats.heap) >= k]
+        # A row whose priority is not below every full sample's largest can enter none.
+        loosest = min(full) if len(full) == self.width else None
+        if loosest is None:
+            candidates: Sequence[int] = range(n)
+        else:
+            candidates = [j for j in range(n) if negated[j] > loosest]
+        transposed = zip(*batch, strict=True)
+        for index, (stats, column) in enumerate(zip(self.columns, transposed, strict=True)):
+            stats.rows += n
+            if self.track_kinds:
+                flags = [is_empty(value) for value in column]
+                stats.empty += sum(flags)
+                kinds = (type(v).__name__ for v, e in zip(column, flags, strict=True) if not e)
+                stats.kinds.update(kinds)
+            else:
+                stats.empty += sum(map(_EMPTY_OR_NONE.__contains__, column))
+            if self.keep_all:
+                self.pending[index].extend(cell_text(v) for v in column if not is_empty(v))
+            heap = stats.heap
+            rows_here = range(n) if len(heap) < k else candidates
+            for j in rows_here:
+                value = column[j]
                 if is_empty(value):
-                    stats.empty += 1
                     continue
-                if track:
-                    stats.kinds[type(value).__name__] += 1
-                if keep_all:
-                    pending[index].append(cell_text(value))
-                heap = stats.heap
                 if len(heap) < k:
-                    heapq.heappush(heap, (negated, row_number, cell_text(value)))
-                elif negated > heap[0][0]:
-                    heapq.heapreplace(heap, (negated, row_number, cell_text(value)))
-            row_number += 1
-        return row_number
+                    heapq.heappush(heap, (negated[j], first_row + j, cell_text(value)))
+                elif negated[j] > heap[0][0]:
+                    heapq.heapreplace(heap, (negated[j], first_row + j, cell_text(value)))
+        return first_row + n
 
     def drain(self) -> list[list[str]]:
         """The cells queued since the last drain, per column (full pass only)."""
