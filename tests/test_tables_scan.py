@@ -251,3 +251,21 @@ def test_full_pass_row_limit_is_refused_before_work(tmp_path):
     assert scan_table(source, counting).rows == 50  # sampling has no row limit
     with pytest.raises(ConfigError):
         scan_table(source, counting, sample_size=0)
+
+
+def test_model_types_do_not_override_a_header_and_categories_stay_clean():
+    def everything_a_name(texts):
+        return [[(0, len(text), "PERSON")] for text in texts]
+
+    rows = [(f"{i} rue de la Paix", ("Vertrieb", "Einkauf", "IT")[i % 3], f"Ort {i}")
+            for i in range(200)]  # fmt: skip
+    scan = scan_table(rows_source(["adresse", "Abteilung", "ville"], rows), everything_a_name)
+    assert (scan.column("adresse").decision, scan.column("adresse").pii_type) == ("pii", "ADDRESS")
+    assert (scan.column("Abteilung").decision, scan.column("Abteilung").rule) == (
+        "clean",
+        "categorical",
+    )
+    assert (scan.column("ville").decision, scan.column("ville").rule) == (
+        "maybe",
+        "quasi-identifier",
+    )

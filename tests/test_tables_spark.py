@@ -41,7 +41,7 @@ def detector(texts):
 COLUMNS = ["id", "first_name", "email", "notes", "qty"]
 
 
-def _rows(n=900):
+def _rows(n=400):
     first = ["Ada", "Grace", "Alan", "Joy", "Mark", None]
     return [
         (f"r{i}", first[i % 6], f"u{i % 50}@example.com",
