@@ -93,3 +93,10 @@ def validated_settings(
         return model(**{key: arguments[key] for key in model.model_fields if key in arguments})
     except ValidationError as err:
         raise settings_error(component, err.errors()) from None
+
+
+class TableError(PiiError, ValueError):
+    """A table cannot be read or written as asked: a ragged row under ``strict``, bytes that
+    are not the declared encoding, a cell over the size limit, a full pass over more rows
+    than allowed. The message names the file, the line or row and the column, never a cell.
+    """

@@ -537,5 +537,11 @@ def serve(
     uvicorn.run(web_app, host=host, port=port, log_level="info", access_log=False)
 
 
+# Table commands (scan, redact-table, restore-table) live with the tables package.
+from ..tables.cli import register as _register_table_commands  # noqa: E402
+
+_register_table_commands(app, _typed_errors)
+
+
 if __name__ == "__main__":
     app()
