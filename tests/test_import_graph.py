@@ -32,8 +32,8 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("spacy_pii.pipeline", "spacy_pii.training", "spacy_pii.generator"),
     # Building, loading and releasing pipelines.
     ("spacy_pii.assembly",),
-    # Reading and writing records: files, streams, DataFrames, windows.
-    ("spacy_pii.io",),
+    # Reading and writing records: files, streams, DataFrames, windows; tables by column.
+    ("spacy_pii.io", "spacy_pii.tables"),
     ("spacy_pii.serve", "spacy_pii.benchmark"),
     ("spacy_pii.io.cli",),
     # The public front door and ``python -m spacy_pii``: nothing inside imports them.

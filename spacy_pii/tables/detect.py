@@ -71,6 +71,6 @@ class PipelineCells:
 
 def load_detector(model: str = "default", **kwargs: Any) -> PipelineCells:
     """A :class:`PipelineCells` over ``spacy_pii.load(model)``."""
-    from .. import load
+    from ..assembly.build import load_pipeline
 
-    return PipelineCells(load(model), **kwargs)
+    return PipelineCells(load_pipeline(model), **kwargs)
