@@ -58,6 +58,7 @@ class LanguageRules(BaseModel):
     gov_id_countries: tuple[str, ...] = ()
     titles: tuple[str, ...] = ()
     name_fields: tuple[str, ...] = ()
+    place_words: tuple[str, ...] = ()
     phone_cues: tuple[str, ...] = ()
     email_cues: tuple[str, ...] = ()
     id_cues: tuple[str, ...] = ()
@@ -69,8 +70,8 @@ class LanguageRules(BaseModel):
     date_order: Literal["DMY", "YMD"] = "DMY"
 
     @field_validator(
-        "titles", "name_fields", "phone_cues", "email_cues", "id_cues", "secret_cues",
-        "birth_cues", "email_at", "email_dot", "months",
+        "titles", "name_fields", "place_words", "phone_cues", "email_cues", "id_cues",
+        "secret_cues", "birth_cues", "email_at", "email_dot", "months",
     )  # fmt: skip
     @classmethod
     def _clean_words(cls, value: tuple[str, ...]) -> tuple[str, ...]:
@@ -147,8 +148,8 @@ def _unambiguous_title(title: str) -> bool:
 def mixed_rules(table: LanguageTable) -> LanguageRules:
     """``xx``: every language's cues and regions, unambiguous titles, no id defaults."""
     fields = (
-        "countries", "name_fields", "phone_cues", "email_cues", "id_cues", "secret_cues",
-        "birth_cues", "email_at", "email_dot", "months",
+        "countries", "name_fields", "place_words", "phone_cues", "email_cues", "id_cues",
+        "secret_cues", "birth_cues", "email_at", "email_dot", "months",
     )  # fmt: skip
     merged = {field: _union(table, field) for field in fields}
     titles = tuple(t for t in _union(table, "titles") if _unambiguous_title(t))

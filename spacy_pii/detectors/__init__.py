@@ -132,7 +132,14 @@ def build_detectors(settings: RuleSettings) -> list[Detector]:
     if "titles" in settings.context_cues:
         from .cues import TitleCueDetector
 
-        detectors.append(TitleCueDetector())
+        place_words: frozenset[str] = frozenset()
+        if settings.language is not None:
+            from ..core.languages import language_rules
+
+            place_words = frozenset(
+                w.lower() for w in language_rules(settings.language).place_words
+            )
+        detectors.append(TitleCueDetector(place_words))
     if "columns" in settings.context_cues:
         from .cues import ColumnCueDetector
 

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 
 from ..core.hits import Hit
 from ..core.languages import LanguageRules
-from .cues import _name_after
+from .cues import MAX_CHAINED_TITLES, MAX_NAME_WORDS, TITLES, _name_after
 
 _ID_WINDOW = 24
 _PHONE_WINDOW = 64
@@ -63,6 +63,17 @@ def _title_forms(titles: Iterable[str]) -> list[str]:
     return forms
 
 
+# A title or label word as the name reader skips it: "Dr:", "Dra", "D.ª", "Dr." before "Jorge".
+_TITLE_WORD = re.compile(r"[ \t]{0,3}([^\W\d_]{1,12})[.:ª]{0,2}")
+_TITLE_EDGES = ".:ª"
+# A name word holds no digit, no ordinal mark and no colon; the confusable folding turns
+# "Nº" into "No", so a word right before a colon is refused too ("NºCol:", the next label).
+_NOT_NAME_MARKS = re.compile(r"[º°ª:0-9]")
+# Three words before a title: "Carrer del Dr." has the place word two words back.
+_PLACE_LOOKBACK = 96
+# Five words of at most 64 characters and their gaps.
+_NAME_REACH = MAX_NAME_WORDS * 68
+
 _NUMERIC_DMY = r"[0-3]?[0-9][./-][01]?[0-9][./-](?:1[89]|20)?[0-9]{2}"
 _NUMERIC_YMD = r"(?:1[89]|20)[0-9]{2}[./-][01]?[0-9][./-][0-3]?[0-9]"
 _ID_VALUE = re.compile(r"[0-9A-Z](?:[0-9A-Z]|[ .\-/](?=[0-9A-Z])){4,30}")
@@ -86,6 +97,10 @@ class LanguageCueDetector:
         self.rules = rules
         self.id = f"cues.lang.{rules.code or 'custom'}"
         self._titles = _word_pattern(_title_forms(rules.titles), ignore_case=False)
+        self._place_words = frozenset(w.lower() for w in rules.place_words)
+        self._title_words = frozenset(
+            {t.rstrip(_TITLE_EDGES).lower() for t in rules.titles} | TITLES
+        ) - {""}
         fields = _alternation(rules.name_fields)
         self._fields = (
             re.compile(rf"(?<![^\W_])(?:{fields})[ \t]{{0,3}}:", re.I) if fields else None
@@ -139,9 +154,41 @@ class LanguageCueDetector:
         if self._fields is not None:
             starts.extend(m.end() for m in self._fields.finditer(text))
         for position in sorted(set(starts)):
-            span = _name_after(text, position, all_caps=False)
+            if self._after_place_word(text, position):
+                continue
+            span = self._name_at(text, position)
             if span is not None:
                 yield Hit(span[0], span[1], "PERSON", None, f"{self.id}.title")
+
+    def _after_place_word(self, text: str, position: int) -> bool:
+        """Whether the title ending at ``position`` names a street or a building after a
+        place word ("Calle del Dr. Esquerdo", "Hospital Dr. Peset")."""
+        if not self._place_words:
+            return False
+        before = text[max(0, position - _PLACE_LOOKBACK) : position].split()
+        return any(word.lower() in self._place_words for word in before[-4:-1])
+
+    def _name_at(self, text: str, position: int) -> tuple[int, int] | None:
+        """The name after a title or a form label at ``position``: further titles ("Dr:",
+        "Dra", "Dr.Jorge") are skipped, the words are read by the English cue's rules."""
+        for _ in range(MAX_CHAINED_TITLES):
+            word = _TITLE_WORD.match(text, position)
+            if word is None or word.group(1).lower() not in self._title_words:
+                break
+            position = word.end()
+        if position < len(text) and not text[position].isspace():
+            # Glued to the label or title ("Apellidos:Mendez", "Dr.Jorge"): the word rules
+            # read after white space, so they read a copy that has one.
+            window = " " + text[position : position + _NAME_REACH]
+            found = _name_after(window, 0, all_caps=False)
+            span = None if found is None else (found[0] + position - 1, found[1] + position - 1)
+        else:
+            span = _name_after(text, position, all_caps=False)
+        if span is None or _NOT_NAME_MARKS.search(text, span[0], span[1]):
+            return None
+        if text.startswith(":", span[1]):
+            return None  # the next label of a form ("Médico: NºCol: ..."), not a name
+        return span
 
     def _after_cues(self, text, cue, window, read, kind) -> Iterator[Hit]:
         if cue is None:
