@@ -12,6 +12,10 @@ and chars/s; for MEDDOCAN also name, e-mail and phone recall (overlap). Presidio
 fr_core_news_md (``supported_languages=["fr"]``) runs beside it on the French set, its
 predictions cached in ``<out>/presidio_fr.json`` by text hash.
 
+``--english`` scores the English real-text dev suite (spacy_pii.generator.real_text) with
+the shipped English default and with the multilingual model behind English's tokenizer:
+whether one model for all languages loses on English.
+
 ``--speed`` times ``load(LANG)`` against Presidio full (en_core_web_sm, the benchmark's
 ``presidio_full`` row) on the benchmark's English short texts, in this one process.
 Timings depend on the machine's load; the load average is printed with them.
@@ -152,6 +156,24 @@ def _speed(model: Path | None, langs: list[str], limit: int) -> dict:
     return {"texts": len(texts), "chars": chars, "chars_per_s": out, "loadavg": os.getloadavg()}
 
 
+def _english(model: Path | None, external: Path) -> dict:
+    import spacy_pii
+    from spacy_pii.generator.real_text import load_real_text
+
+    taxonomy = load_taxonomy()
+    systems = {"en_pii_default": spacy_pii.load("default"), "multilingual": None}
+    systems["multilingual"] = language_pipeline("en", model=model)
+    out: dict[str, dict] = {}
+    for name, raw in load_real_text(external, taxonomy.fold, split="dev").items():
+        gold = [Document.from_raw(d["text"], d["spans"], taxonomy=taxonomy) for d in raw]
+        out[name] = {}
+        for system, nlp in systems.items():
+            pred, chars_per_s = _predict(nlp, gold, taxonomy)
+            row = _row(gold, pred, [[(s.start, s.end) for s in d.spans] for d in pred])
+            out[name][system] = {**row, "chars_per_s": chars_per_s}
+    return out
+
+
 def main(
     model: Annotated[Path | None, Opt(help="the multilingual pipeline (default: embedded)")] = None,
     dev: Annotated[Path, Opt(help="dev sets from make_corpus_ml.py")] = ROOT
@@ -164,6 +186,8 @@ def main(
     presidio: Annotated[bool, Opt(help="Presidio on fr_core_news_md beside the French set")] = True,
     speed: Annotated[bool, Opt(help="also time load(LANG) against Presidio full")] = False,
     speed_limit: Annotated[int, Opt(help="texts per benchmark corpus for --speed")] = 500,
+    english: Annotated[bool, Opt(help="also the English real-text dev suite, both models")] = False,
+    external: Annotated[Path, Opt(help="English real text")] = ROOT / "corpus" / "external",
 ) -> None:
     taxonomy = load_taxonomy()
     rows: dict[str, dict] = {}
@@ -211,6 +235,15 @@ def main(
     lines.append("")
     lines.append(f"load average while measured: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     result: dict[str, object] = {"sets": rows}
+    if english:
+        result["english"] = _english(model, external)
+        lines += ["", "English real-text dev: PERSON overlap F1 / leak", ""]
+        lines += ["| set | en_pii_default | multilingual |", "|---|---|---|"]
+        for name, pair in result["english"].items():
+            d, m = pair["en_pii_default"], pair["multilingual"]
+            lines.append(
+                f"| {name} | {d['f1']:.3f} / {d['leak']:.3f} | {m['f1']:.3f} / {m['leak']:.3f} |"
+            )
     if speed:
         timing = _speed(model, ["de", "fr", "xx"], speed_limit)
         result["speed"] = timing
