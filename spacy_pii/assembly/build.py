@@ -282,14 +282,17 @@ def multilingual_pipeline_path() -> Path | None:
     return path if (path / "config.cfg").is_file() else None
 
 
-def language_pipeline(lang: str, *, model: str | Path | None = None) -> Language:
+def language_pipeline(
+    lang: str, *, model: str | Path | None = None, config: dict[str, Any] | None = None
+) -> Language:
     """``lang``'s tokenizer, ``pii_rules`` with ``lang``'s rule data, the multilingual name
     model and the merge.
 
     The trained pipeline (the embedded ``xx_pii_default`` unless ``model``) is loaded as a
     ``lang`` pipeline: its config builds ``lang``'s guarded tokenizer in place of the saved
     one, and ``pii_rules`` reads ``lang``'s data. Without a trained pipeline in this build
-    the result is rules only, on ``lang``'s tokenizer.
+    the result is rules only, on ``lang``'s tokenizer. ``config`` holds further overrides
+    of the trained pipeline's config (``{"components": {"pii_ner": {"threshold": 0.3}}}``).
 
     Raises:
         UnknownLanguage: no rule data for ``lang`` (the message lists the supported codes).
@@ -308,10 +311,14 @@ def language_pipeline(lang: str, *, model: str | Path | None = None) -> Language
         return nlp
     if not (path / "config.cfg").is_file():
         raise ConfigError("the multilingual model must be a trained pipeline folder")
-    overrides = {
+    overrides: dict[str, dict[str, Any]] = {
         "nlp": {"lang": lang, "tokenizer": GUARDED_TOKENIZER},
         "components": {"pii_rules": {"language": lang}, "pii_merge": {"types": merge_types}},
     }
+    for section, values in (config or {}).items():
+        merged = overrides.setdefault(section, {})
+        for key, value in values.items():
+            merged[key] = {**merged.get(key, {}), **value} if isinstance(value, dict) else value
     nlp = spacy.load(path, config=overrides, exclude=["tokenizer"])
     use_numpy_blas(nlp)
     return nlp
