@@ -250,7 +250,7 @@ def load_pipeline(name: str = "default", **kwargs: Any) -> Language:
         return language_pipeline(name, **kwargs)
     looks_like_code = 2 <= len(name) <= 3 and name.isascii() and name.isalpha()
     if looks_like_code and not (spacy.util.is_package(name) or Path(name).exists()):
-        raise UnknownLanguage(name, ("en", *supported_languages()))
+        raise UnknownLanguage(name, supported_languages())
     if name == "rules":
         return rules_pipeline(**kwargs)
     if name == "wide":
