@@ -69,7 +69,11 @@ def load(name: str = "default", **kwargs: Any) -> Language:
     trained pipeline shipped inside the package when present, else the rules pipeline.
     ``"wide"`` is the default plus en_core_web_md's NER as a peer for names, organisations and
     places (:func:`~spacy_pii.assembly.build.wide_pipeline`; ``kwargs``: ``peer``,
-    ``peer_component``, ``base``, ``scores``). Any other name or path goes to
+    ``peer_component``, ``base``, ``scores``). A language code (``"de"``, ``"fr"``, ...,
+    ``"xx"`` for mixed text; docs/languages.md) builds that language's tokenizer, rules and
+    the multilingual name model (:func:`~spacy_pii.assembly.build.language_pipeline`);
+    ``"en"`` is ``"default"``; an unknown code raises ``UnknownLanguage``. Any other name
+    or path goes to
     :func:`spacy.load`, with ``kwargs`` passed through.
     """
     from .assembly.build import load_pipeline

@@ -242,6 +242,15 @@ def add_peer_tagger(base: str | Path, tagger: str | Path) -> Language:
 
 
 def load_pipeline(name: str = "default", **kwargs: Any) -> Language:
+    from ..core.languages import UnknownLanguage, supported_languages
+
+    if name == "en":
+        name = "default"
+    if name in supported_languages():
+        return language_pipeline(name, **kwargs)
+    looks_like_code = 2 <= len(name) <= 3 and name.isascii() and name.isalpha()
+    if looks_like_code and not (spacy.util.is_package(name) or Path(name).exists()):
+        raise UnknownLanguage(name, supported_languages())
     if name == "rules":
         return rules_pipeline(**kwargs)
     if name == "wide":
@@ -252,7 +261,64 @@ def load_pipeline(name: str = "default", **kwargs: Any) -> Language:
     if not (spacy.util.is_package(name) or Path(name).exists()):
         # spaCy's own OSError (E050) comes with a traceback; a typed error is one line.
         raise ConfigError(
-            f"no pipeline {name!r}: not 'rules', 'default' or 'wide', "
-            "an installed package or a folder"
+            f"no pipeline {name!r}: not 'rules', 'default' or 'wide', a language code "
+            f"({', '.join(supported_languages())}), an installed package or a folder"
         )
     return spacy.load(name, **kwargs)
+
+
+# -- languages ------------------------------------------------------------------------------
+
+# The multilingual name model, built by `spacy project run all-ml` (configs/multilingual.cfg).
+MULTILINGUAL_PIPELINE = "models/xx_pii_default"
+# What `load(LANG)` writes besides the default-on types: a date of birth is a language cue's
+# find (detectors.language_cues), and a user who asks for a language gets it masked.
+LANGUAGE_EXTRA_TYPES = ("DATE_OF_BIRTH",)
+
+
+def multilingual_pipeline_path() -> Path | None:
+    """The folder of the embedded multilingual pipeline, or ``None`` if this build has none."""
+    path = Path(str(resources.files("spacy_pii") / MULTILINGUAL_PIPELINE))
+    return path if (path / "config.cfg").is_file() else None
+
+
+def language_pipeline(
+    lang: str, *, model: str | Path | None = None, config: dict[str, Any] | None = None
+) -> Language:
+    """``lang``'s tokenizer, ``pii_rules`` with ``lang``'s rule data, the multilingual name
+    model and the merge.
+
+    The trained pipeline (the embedded ``xx_pii_default`` unless ``model``) is loaded as a
+    ``lang`` pipeline: its config builds ``lang``'s guarded tokenizer in place of the saved
+    one, and ``pii_rules`` reads ``lang``'s data. Without a trained pipeline in this build
+    the result is rules only, on ``lang``'s tokenizer. ``config`` holds further overrides
+    of the trained pipeline's config (``{"components": {"pii_ner": {"threshold": 0.3}}}``).
+
+    Raises:
+        UnknownLanguage: no rule data for ``lang`` (the message lists the supported codes).
+        ConfigError: ``model`` is not a pipeline folder.
+    """
+    from ..core.languages import language_rules
+
+    language_rules(lang)
+    path = multilingual_pipeline_path() if model is None else Path(model)
+    types = [name for name, spec in load_taxonomy().types.items() if spec.default]
+    merge_types = [*types, *(t for t in LANGUAGE_EXTRA_TYPES if t not in types)]
+    if path is None:
+        nlp = spacy.blank(lang, config={"nlp": {"tokenizer": GUARDED_TOKENIZER}})
+        nlp.add_pipe("pii_rules", config={"language": lang})
+        nlp.add_pipe("pii_merge", config={"types": merge_types})
+        return nlp
+    if not (path / "config.cfg").is_file():
+        raise ConfigError("the multilingual model must be a trained pipeline folder")
+    overrides: dict[str, dict[str, Any]] = {
+        "nlp": {"lang": lang, "tokenizer": GUARDED_TOKENIZER},
+        "components": {"pii_rules": {"language": lang}, "pii_merge": {"types": merge_types}},
+    }
+    for section, values in (config or {}).items():
+        merged = overrides.setdefault(section, {})
+        for key, value in values.items():
+            merged[key] = {**merged.get(key, {}), **value} if isinstance(value, dict) else value
+    nlp = spacy.load(path, config=overrides, exclude=["tokenizer"])
+    use_numpy_blas(nlp)
+    return nlp

@@ -43,6 +43,18 @@ class RuleSettings(BaseModel):
     gov_id_countries: tuple[str, ...] = ()
     context_cues: tuple[str, ...] = CUE_KINDS
     fold_confusables: bool = True
+    # A language code of the rule data (spacy_pii.core.languages): its own cue words,
+    # titles and date forms run besides the English ones (detectors.language_cues).
+    language: str | None = None
+
+    @field_validator("language")
+    @classmethod
+    def _known_language(cls, value: str | None) -> str | None:
+        if value is not None:
+            from ..core.languages import language_rules
+
+            language_rules(value)
+        return value
 
     @field_validator("types")
     @classmethod
@@ -120,11 +132,23 @@ def build_detectors(settings: RuleSettings) -> list[Detector]:
     if "titles" in settings.context_cues:
         from .cues import TitleCueDetector
 
-        detectors.append(TitleCueDetector())
+        place_words: frozenset[str] = frozenset()
+        if settings.language is not None:
+            from ..core.languages import language_rules
+
+            place_words = frozenset(
+                w.lower() for w in language_rules(settings.language).place_words
+            )
+        detectors.append(TitleCueDetector(place_words))
     if "columns" in settings.context_cues:
         from .cues import ColumnCueDetector
 
         detectors.append(ColumnCueDetector())
+    if settings.language is not None:
+        from ..core.languages import language_rules
+        from .language_cues import LanguageCueDetector
+
+        detectors.append(LanguageCueDetector(language_rules(settings.language)))
     return detectors
 
 

@@ -153,17 +153,28 @@ _EMPTY_CELLS = frozenset({"null", "none", "n/a", "na", "unknown", "-"})
 
 
 class TitleCueDetector:
-    """The name after a capitalised form of address: PERSON, unscored."""
+    """The name after a capitalised form of address: PERSON, unscored.
+
+    Args:
+        place_words: words (lower case) that make a title one or two words after them part
+            of a place name ("Calle del Dr. Esquerdo"): a language's data gives them.
+    """
 
     id = "cues.title"
     types = frozenset({"PERSON"})
+
+    def __init__(self, place_words: frozenset[str] = frozenset()) -> None:
+        self.place_words = place_words
 
     def may_occur(self, anchors: Anchors) -> bool:
         """Whether ``anchors``' text holds a capitalised title (see :func:`_capitalised_title`)."""
         return _TITLE_GATE.search(anchors.text) is not None
 
     def find(self, text: str) -> list[Hit]:
-        return [Hit(start, end, "PERSON", None, self.id) for start, end in titled_names(text)]
+        return [
+            Hit(start, end, "PERSON", None, self.id)
+            for start, end in titled_names(text, self.place_words)
+        ]
 
 
 class ColumnCueDetector:
@@ -188,8 +199,9 @@ class ColumnCueDetector:
 # -- titles ----------------------------------------------------------------------------
 
 
-def titled_names(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of each name that follows a capitalised form of address."""
+def titled_names(text: str, place_words: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
+    """``(start, end)`` of each name that follows a capitalised form of address, unless
+    one of the two words before the title is in ``place_words``."""
     found: list[tuple[int, int]] = []
     resume = 0
     for title in _TITLE.finditer(text):
@@ -201,6 +213,8 @@ def titled_names(text: str) -> list[tuple[int, int]]:
             continue  # "12 Oak Dr Springfield": Drive, not Doctor
         if bare in _OFFICES and previous[-1:] in (["of"], ["the"], ["The"]):
             continue  # "the Justice Department", "Ministry of Justice"
+        if place_words and any(word.lower() in place_words for word in previous):
+            continue  # "Calle del Dr. Esquerdo", "Hospital Dr. Peset"
         span = _name_after(text, title.end(), all_caps=title.group().isupper())
         if span is not None:
             found.append(span)

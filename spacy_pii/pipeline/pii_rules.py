@@ -44,12 +44,13 @@ DEFAULT_RULES_CONFIG: dict[str, Any] = {
     "spans_key": "pii_rules",
     "types": None,
     "phone_regions": None,
-    "gov_id_countries": [],
+    "gov_id_countries": None,
     "context_cues": list(CUE_KINDS),
     "fold_confusables": True,
     "split_tokens": True,
     "detectors": [],
     "scorer": {"@scorers": "pii.spans_scorer.v1", "spans_key": "pii_rules"},
+    "language": None,
 }
 
 
@@ -65,11 +66,12 @@ class PiiRulesSettings(BaseModel):
     spans_key: str | None = "pii_rules"
     types: tuple[str, ...] | None = None
     phone_regions: tuple[str, ...] | None = None
-    gov_id_countries: tuple[str, ...] = ()
+    gov_id_countries: tuple[str, ...] | None = None
     context_cues: tuple[str, ...] = CUE_KINDS
     fold_confusables: bool = True
     split_tokens: bool = True
     detectors: tuple[str, ...] = ()
+    language: str | None = None
 
     @model_validator(mode="after")
     def _valid_rules(self) -> PiiRulesSettings:
@@ -82,15 +84,42 @@ class PiiRulesSettings(BaseModel):
         return self
 
     def rule_settings(self) -> RuleSettings:
-        """The pure rule lane's settings; ``None`` keeps the lane's defaults."""
+        """The pure rule lane's settings; ``None`` keeps the lane's defaults, or the
+        language's (:func:`language_defaults`) when ``language`` names one."""
+        defaults = language_defaults(self.language) if self.language is not None else {}
         given = {
             "types": self.types,
-            "phone_regions": self.phone_regions,
-            "gov_id_countries": self.gov_id_countries,
+            "phone_regions": self.phone_regions or defaults.get("phone_regions"),
+            "gov_id_countries": (
+                self.gov_id_countries
+                if self.gov_id_countries is not None
+                else defaults.get("gov_id_countries")
+            ),
             "context_cues": self.context_cues,
             "fold_confusables": self.fold_confusables,
+            "language": self.language,
         }
         return RuleSettings(**{key: value for key, value in given.items() if value is not None})
+
+
+def language_defaults(code: str) -> dict[str, tuple[str, ...]]:
+    """The rule settings a language's data sets when the config leaves them out.
+
+    Phone regions are the language's countries; for ``xx``, whose union of countries
+    would read almost any digit run as a national number, the lane's default regions
+    stay, and the countries serve the language cues' phone windows only.
+
+    Raises:
+        UnknownLanguage: no data for ``code``.
+    """
+    from ..core.languages import MIXED, language_rules
+
+    rules = language_rules(code)
+    regions = rules.countries if code != MIXED and rules.countries else None
+    return {
+        **({"phone_regions": regions} if regions else {}),
+        "gov_id_countries": rules.gov_id_countries,
+    }
 
 
 @Language.factory(
@@ -105,12 +134,13 @@ def make_pii_rules(
     spans_key: str | None,
     types: list[str] | None,
     phone_regions: list[str] | None,
-    gov_id_countries: list[str],
+    gov_id_countries: list[str] | None,
     context_cues: list[str],
     fold_confusables: bool,
     split_tokens: bool,
     detectors: list[str],
     scorer: Callable | None,
+    language: str | None,
 ) -> PiiRules:
     """Find structured PII (email, phone, card, IBAN, IP, ids, secrets) and cued names.
 
@@ -119,7 +149,8 @@ def make_pii_rules(
         types: the rule types to look for; ``None`` means all of them.
         phone_regions: libphonenumber region codes for national-format numbers;
             ``None`` means the package default (US, GB).
-        gov_id_countries: country codes whose check-digit national ids are enabled.
+        gov_id_countries: country codes whose check-digit national ids are enabled;
+            ``None`` means the language's countries (none without a ``language``).
         context_cues: unscored PERSON and USERNAME candidates from their context
             (:mod:`spacy_pii.detectors.cues`): ``"titles"`` (the name after "Mrs." or "Lord
             Justice") and ``"columns"`` (cells under a first_name or username header).
@@ -128,6 +159,10 @@ def make_pii_rules(
         detectors: names of extra detectors from the ``spacy_pii_detectors`` registry
             (:mod:`spacy_pii.detectors.registry`), run besides the built-in ones.
         scorer: the scoring function for ``nlp.evaluate``.
+        language: a code of the language rule data (:mod:`spacy_pii.core.languages`):
+            its cue words, titles, form labels and date forms run besides the English
+            ones, and its countries' phone plans and national ids become the defaults of
+            ``phone_regions`` and ``gov_id_countries``; ``None`` means English only.
     """
     settings = validated_settings(PiiRulesSettings, "pii_rules", locals())
     return PiiRules(nlp.vocab, name=name, settings=settings, scorer=scorer)

@@ -1,0 +1,112 @@
+"""``spacy_pii.load(LANG)``: each language's tokenizer, its rule data, one name model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import spacy
+from tiny_ner import SUGGESTER, examples, fit
+
+import spacy_pii
+from spacy_pii.assembly.build import language_pipeline, multilingual_pipeline_path
+from spacy_pii.core.languages import UnknownLanguage, supported_languages
+from spacy_pii.errors import ConfigError
+
+LANGUAGES = ("de", "fr", "es", "pt", "nl", "da", "sv", "hr", "sr", "sk", "ru", "it", "pl", "xx")
+# "en" has data too (its tokenizer for the multilingual model); load("en") is the English default.
+CODES = (*LANGUAGES, "en")
+
+
+@pytest.fixture(scope="module")
+def tiny_multilingual(tmp_path_factory) -> Path:
+    """A multilingual-shaped pipeline (rules, a tiny pii_ner, merge) saved to a folder."""
+    nlp = spacy.blank("xx")
+    nlp.add_pipe("pii_rules", config={"language": "xx"})
+    nlp.add_pipe("pii_ner", config={"suggester": SUGGESTER})
+    nlp.add_pipe("pii_merge")
+    fit(nlp, examples(nlp), passes=20)
+    path = tmp_path_factory.mktemp("xx") / "model"
+    nlp.to_disk(path)
+    return path
+
+
+def test_every_language_code_is_supported():
+    assert set(supported_languages()) == set(CODES)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_load_lang_runs_that_languages_tokenizer_and_rules(lang, tiny_multilingual):
+    nlp = language_pipeline(lang, model=tiny_multilingual)
+    assert nlp.lang == lang
+    assert nlp.pipe_names == ["pii_rules", "pii_ner", "pii_merge"]
+    assert nlp.get_pipe("pii_rules").settings.language == lang
+    doc = nlp("Kontakt: ada@example.com, IBAN DE89370400440532013000.")
+    assert {s.label_ for s in doc.spans["pii"]} >= {"EMAIL", "PAYMENT"}
+
+
+def test_the_languages_tokenizer_replaces_the_saved_one(tiny_multilingual):
+    # French elision: "l'hôpital" is two tokens in French, one in the multilingual tokenizer.
+    french = language_pipeline("fr", model=tiny_multilingual)
+    assert [t.text for t in french.make_doc("l'hôpital")] == ["l'", "hôpital"]
+
+
+def test_the_languages_defaults_reach_the_rules(tiny_multilingual):
+    nlp = language_pipeline("es", model=tiny_multilingual)
+    doc = nlp("Nombre:  Ernesto.\nApellidos: Rivera Bueno.\nTeléfono 967 597 100.\n")
+    found = {(s.text, s.label_) for s in doc.spans["pii"]}
+    assert {("Ernesto", "PERSON"), ("Rivera Bueno", "PERSON"), ("967 597 100", "PHONE")} <= found
+    german = language_pipeline("de", model=tiny_multilingual)
+    doc = german("Max Muster, geb. 12.03.1961, Köln")
+    assert ("12.03.1961", "DATE_OF_BIRTH") in {(s.text, s.label_) for s in doc.spans["pii"]}
+
+
+def test_unknown_codes_get_a_typed_error_listing_the_supported_ones():
+    with pytest.raises(UnknownLanguage) as caught:
+        spacy_pii.load("tlh")
+    assert isinstance(caught.value, ConfigError)
+    listed = str(caught.value).split("supported: ")[1].split(", ")
+    assert listed == sorted(CODES)
+    with pytest.raises(UnknownLanguage):
+        language_pipeline("zz")
+
+
+def test_a_user_adds_our_components_to_their_own_german_pipeline(tiny_multilingual):
+    source = spacy.load(tiny_multilingual)
+    nlp = spacy.blank("de")
+    nlp.add_pipe("pii_rules", config={"language": "de"})
+    nlp.add_pipe("pii_ner", source=source)
+    nlp.add_pipe("pii_merge", config={"types": ["PERSON", "PHONE", "DATE_OF_BIRTH"]})
+    doc = nlp("Sehr geehrte Frau Schneider, Handy 0171 2345678, geb. 3. März 1961.")
+    found = {(s.text, s.label_) for s in doc.spans["pii"]}
+    assert {("Schneider", "PERSON"), ("0171 2345678", "PHONE")} <= found
+    assert ("3. März 1961", "DATE_OF_BIRTH") in found
+
+
+shipped = pytest.mark.skipif(
+    multilingual_pipeline_path() is None, reason="this build has no embedded xx_pii_default"
+)
+
+
+@shipped
+def test_load_de_uses_the_embedded_multilingual_model():
+    nlp = spacy_pii.load("de")
+    assert "pii_ner" in nlp.pipe_names and nlp.lang == "de"
+    # No title or form label here: the names come from the model, not the cues.
+    doc = nlp("Bundeskanzlerin Angela Merkel sprach in Berlin mit Olaf Scholz.")
+    names = {s.text for s in doc.spans["pii"] if s.label_ == "PERSON"}
+    assert "Olaf Scholz" in names
+    assert "Berlin" not in names
+
+
+@shipped
+def test_the_embedded_models_components_source_into_a_blank_pipeline():
+    source = spacy.load(multilingual_pipeline_path())
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("pii_rules", config={"language": "fr"})
+    for name in ("tok2vec", "span_finder", "pii_ner"):
+        nlp.add_pipe(name, source=source)
+    nlp.add_pipe("pii_merge")
+    doc = nlp("Le président Emmanuel Macron a reçu Mme Dubois à Paris.")
+    names = {s.text for s in doc.spans["pii"] if s.label_ == "PERSON"}
+    assert "Emmanuel Macron" in names and "Dubois" in names

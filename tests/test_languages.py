@@ -1,0 +1,175 @@
+"""Per-language rule data: validation, the computed ``xx``, and the cues it feeds."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from spacy_pii.core.languages import (
+    MIXED,
+    UnknownLanguage,
+    language_rules,
+    load_languages,
+    supported_languages,
+)
+from spacy_pii.detectors import RuleSettings, find_rule_hits
+from spacy_pii.errors import ConfigError
+
+LANGUAGES = ("de", "fr", "es", "pt", "nl", "da", "sv", "hr", "sr", "sk", "ru", "it", "pl")
+
+
+def _found(text: str, lang: str, label: str) -> list[str]:
+    hits = find_rule_hits(text, RuleSettings(language=lang))
+    return [text[h.start : h.end] for h in hits if h.label == label]
+
+
+def test_every_listed_language_and_xx_is_supported():
+    assert set(supported_languages()) == {*LANGUAGES, MIXED, "en"}
+    for code in LANGUAGES:
+        rules = language_rules(code)
+        assert rules.code == code
+        assert rules.countries and rules.titles and rules.phone_cues and rules.birth_cues
+
+
+def test_an_unknown_code_lists_the_supported_ones():
+    with pytest.raises(UnknownLanguage) as caught:
+        language_rules("tlh")
+    assert isinstance(caught.value, ConfigError)
+    assert "de" in str(caught.value) and "xx" in str(caught.value)
+
+
+def test_xx_is_the_union_without_national_id_defaults():
+    mixed = language_rules(MIXED)
+    assert mixed.gov_id_countries == ()
+    assert {"Telefon", "téléphone", "teléfono"} <= set(mixed.phone_cues)
+    # Titles that are English words or initials stay out of the union.
+    assert "Dña." in mixed.titles and "Fräulein" in mixed.titles
+    assert not {"M.", "Pan", "Me", "Mme"} & set(mixed.titles)
+
+
+@pytest.mark.parametrize(
+    ("yaml_text", "where"),
+    [
+        ("version: '1'\nlanguages:\n  de: {name: German, countries: [QQ]}\n", "countries"),
+        ("version: '1'\nlanguages:\n  de: {name: German, gov_id_countries: [ZZ]}\n", "gov_id"),
+        ("version: '1'\nlanguages:\n  de: {name: German, titles: [' Herr']}\n", "titles"),
+        ("version: '1'\nlanguages:\n  xx: {name: Mixed}\n", "languages"),
+        ("version: '1'\nlanguages:\n  de: {name: German, colour: red}\n", "colour"),
+    ],
+)
+def test_bad_language_data_is_refused_with_its_location(tmp_path: Path, yaml_text, where):
+    path = tmp_path / "languages.yaml"
+    path.write_text(yaml_text, encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_languages(path)
+    assert where in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "name"),
+    [
+        ("de", "Sehr geehrte Frau Schneider, wie besprochen", "Schneider"),
+        ("de", "Termin mit Herrn Dr. Klaus Weber am Montag", "Klaus Weber"),
+        ("fr", "Nous avons reçu Mme Dubois hier.", "Dubois"),
+        ("fr", "Le rapport de M. Jean Martin est prêt", "Jean Martin"),
+        ("es", "Atendida por la Dra. Carmen Ruiz en urgencias", "Carmen Ruiz"),
+        ("es", "Nombre:  Ernesto.\nApellidos: Rivera Bueno.\n", "Ernesto"),
+        ("es", "Nombre:  Ernesto.\nApellidos: Rivera Bueno.\n", "Rivera Bueno"),
+        ("nl", "Geachte mevrouw, dhr. Jansen belt terug", "Jansen"),
+        ("pl", "Rozmawiałem z Panem Kowalskim wczoraj", None),
+        ("es", "Remitido por: Dr.Jorge Subirá Ríos. Plaza", "Jorge Subirá Ríos"),
+        ("es", "Responsable clínico: Dra: Alejandra Domínguez Urgel.", "Alejandra Domínguez Urgel"),
+        ("es", "Apellidos:Mendez Gomez .\n", "Mendez Gomez"),
+        ("es", "Médico:  NºCol: 41 41 12345.\n", None),
+        ("es", "Paciente: Varón de 45 años", None),
+        ("es", "Hospital Dr. Peset, Valencia", None),
+        ("es", "Calle del Dr. Esquerdo, 46", None),
+        ("es", "Atendido por el Dr. Peset hoy", "Peset"),
+        ("pl", "Pani Anna Nowak przyszła", "Anna Nowak"),
+    ],
+)
+def test_titles_and_form_labels_cue_names(lang, text, name):
+    found = _found(text, lang, "PERSON")
+    if name is None:
+        assert found == []
+    else:
+        assert name in found
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "date"),
+    [
+        ("de", "Max Mustermann, geb. 12.03.1961, wohnhaft in Köln", "12.03.1961"),
+        ("de", "geboren am 3. März 1961 in Wien", "3. März 1961"),
+        ("fr", "Jean Martin, né le 3 mars 1961 à Lyon", "3 mars 1961"),
+        ("es", "Fecha de nacimiento: 03/03/1946.", "03/03/1946"),
+        ("es", "nacida el 5 de mayo de 1980", "5 de mayo de 1980"),
+        ("sv", "född 1961-03-12 i Umeå", "1961-03-12"),
+        ("it", "nato il 12/03/1961 a Roma", "12/03/1961"),
+    ],
+)
+def test_dates_of_birth_in_the_languages_forms(lang, text, date):
+    assert _found(text, lang, "DATE_OF_BIRTH") == [date]
+
+
+def test_a_date_without_a_birth_cue_is_no_date_of_birth():
+    assert _found("Termin am 12.03.2024 um 10 Uhr", "de", "DATE_OF_BIRTH") == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "value", "label"),
+    [
+        ("es", "NHC: 368503.\nNASS: 26 63514095.\n", "368503", "GOV_ID"),
+        ("es", "NHC: 368503.\nNASS: 26 63514095.\n", "26 63514095", "GOV_ID"),
+        ("de", "Passwort: Sommer2024! bitte ändern", "Sommer2024!", "SECRET"),
+        ("fr", "mot de passe = hX9#kL2p", "hX9#kL2p", "SECRET"),
+        ("es", "contraseña: olvidada", None, "SECRET"),
+        (
+            "es",
+            "escribir a juan arroba ejemplo punto com mañana",
+            "juan arroba ejemplo punto com",
+            "EMAIL",
+        ),
+        ("de", "Wir trafen uns at home punkt de", None, "EMAIL"),
+        ("de", "E-Mail: anna at web punkt de", "anna at web punkt de", "EMAIL"),
+    ],
+)
+def test_id_secret_and_email_cues(lang, text, value, label):
+    found = _found(text, lang, label)
+    if value is None:
+        assert found == []
+    else:
+        assert value in found
+
+
+def test_language_phone_plans_and_cues():
+    # A Spanish national number with no cue: the English default's plans (US, GB) miss it,
+    # the Spanish data's plan (ES) reads it.
+    text = "Puede llamar al 967 597 100 por la tarde."
+    assert "967 597 100" not in _found(text, None, "PHONE")
+    assert _found(text, "es", "PHONE") == ["967 597 100"]
+    assert _found("Handy 0171 2345678 ab 18 Uhr", "de", "PHONE") == ["0171 2345678"]
+
+
+def test_an_unknown_language_setting_is_a_config_error():
+    import spacy
+
+    assert RuleSettings().language is None
+    with pytest.raises(ValueError, match="supported: da, de"):
+        RuleSettings(language="tlh")
+    with pytest.raises(ConfigError, match="language"):
+        spacy.blank("de").add_pipe("pii_rules", config={"language": "tlh"})
+
+
+def test_language_cues_are_linear_on_hostile_text():
+    rules = RuleSettings(language="es")
+    small, large = "Nombre: " * 2000, "Nombre: " * 20000
+    start = time.perf_counter()
+    find_rule_hits(small, rules)
+    t_small = time.perf_counter() - start
+    start = time.perf_counter()
+    find_rule_hits(large, rules)
+    t_large = time.perf_counter() - start
+    assert t_large < 30 * max(t_small, 1e-3)
