@@ -173,3 +173,12 @@ def test_language_cues_are_linear_on_hostile_text():
     find_rule_hits(large, rules)
     t_large = time.perf_counter() - start
     assert t_large < 30 * max(t_small, 1e-3)
+
+
+def test_every_shipped_language_names_only_countries_with_an_id_rule():
+    from spacy_pii.core.languages import load_languages
+    from spacy_pii.detectors import GOV_ID_COUNTRIES
+
+    table = load_languages()
+    for code, rules in table.languages.items():
+        assert set(rules.gov_id_countries) <= set(GOV_ID_COUNTRIES), code
