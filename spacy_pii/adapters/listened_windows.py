@@ -19,7 +19,8 @@ from spacy.tokens import Doc
 from thinc.api import Model
 from thinc.types import Floats2d
 
-from ..core.windows import WINDOW_TOKENS, plan_token_windows
+from ..core import windows
+from ..core.windows import plan_token_windows
 
 LISTENER_NAME = "tok2vec-listener"
 
@@ -55,13 +56,15 @@ def head_in_windows(
     context: int,
     tensors: Sequence[Floats2d],
     *,
-    window_tokens: int = WINDOW_TOKENS,
+    window_tokens: int | None = None,
 ) -> list[Floats2d]:
     """``head``'s per-token output for each of ``tensors``, computed window by window.
 
     Windows of several short documents share a call of at most ``window_tokens`` tokens;
     a head whose last layer flattens (``span_finder``'s) or not (the tagger's) both work.
+    ``window_tokens`` defaults to :data:`~spacy_pii.core.windows.WINDOW_TOKENS`.
     """
+    window_tokens = window_tokens or windows.WINDOW_TOKENS
     pieces: list[tuple[int, int, int, int, int]] = []  # doc, start, end, core start, end
     for index, tensor in enumerate(tensors):
         for window in plan_token_windows(len(tensor), window_tokens, context):

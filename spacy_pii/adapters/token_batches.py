@@ -25,9 +25,11 @@ BATCH_TOKENS = 4 * WINDOW_TOKENS
 
 
 def token_batches(
-    stream: Iterable[Doc], batch_size: int, max_tokens: int = BATCH_TOKENS
+    stream: Iterable[Doc], batch_size: int, max_tokens: int | None = None
 ) -> Iterator[list[Doc]]:
-    """Lists of at most ``batch_size`` docs, cut as soon as one holds ``max_tokens`` tokens."""
+    """Lists of at most ``batch_size`` docs, cut as soon as one holds ``max_tokens`` tokens
+    (:data:`BATCH_TOKENS` by default)."""
+    max_tokens = max_tokens or BATCH_TOKENS
     batch: list[Doc] = []
     tokens = 0
     for doc in stream:
