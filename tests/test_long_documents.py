@@ -21,6 +21,7 @@ import spacy_pii
 import spacy_pii.core.windows as windows_module
 import spacy_pii.pipeline.pii_ner as ner_module
 from spacy_pii.adapters.token_batches import token_batches
+from spacy_pii.benchmark.hostile import FAMILIES
 from spacy_pii.core.windows import plan_token_windows
 from spacy_pii.pipeline.ngram_suggester import NgramPresetSuggester
 
@@ -39,7 +40,21 @@ SENTENCES = [
     "The deploy token is ghp_16C7e42F292c6912E7710c838347Ae178B4a and the IBAN is "
     "GB82 WEST 1234 5698 7654 32.",
 ]
-FILLER = "the report was filed and then reviewed again by the team on call".split()
+FILLER = [
+    "the",
+    "report",
+    "was",
+    "filed",
+    "and",
+    "then",
+    "reviewed",
+    "again",
+    "by",
+    "the",
+    "team",
+    "on",
+    "call",
+]
 
 
 def _edge_text(sentences: int) -> str:
@@ -99,8 +114,17 @@ def test_spans_on_every_window_edge_are_those_of_the_whole_document(default_nlp,
     found = {s.label_ for s in windowed.spans["pii"]}
     assert on_edge == found
     assert found == {
-        "PERSON", "EMAIL", "PAYMENT", "PHONE", "IP_ADDRESS", "GOV_ID", "SECRET", "USERNAME",
-        "ADDRESS", "ORG", "LOCATION",
+        "PERSON",
+        "EMAIL",
+        "PAYMENT",
+        "PHONE",
+        "IP_ADDRESS",
+        "GOV_ID",
+        "SECRET",
+        "USERNAME",
+        "ADDRESS",
+        "ORG",
+        "LOCATION",
     }
 
 
@@ -238,3 +262,60 @@ def test_token_batches_cut_at_the_token_bound():
     docs = [nlp.make_doc("a " * n) for n in (3, 50, 2, 2, 120, 1)]
     batches = list(token_batches(docs, batch_size=4, max_tokens=50))
     assert [[len(d) for d in batch] for batch in batches] == [[3, 50], [2, 2, 120], [1]]
+
+
+@pytest.fixture
+def model_calls(default_nlp, monkeypatch):
+    """The rows of every model call inside the pipeline: the encoder's tokens, the listened
+    heads' tokens and pii_ner's candidates, recorded per call."""
+    import spacy_pii.adapters.listened_windows as heads_module
+    import spacy_pii.pipeline.windowed_tok2vec as encoder_module
+
+    calls: dict[str, list[int]] = {"encoder": [], "heads": [], "ner": []}
+    encode, run_head = encoder_module.chain_forward, heads_module._run_call
+    score_call = ner_module.PiiNer._score_call
+
+    def encoder(model, docs, is_train):
+        calls["encoder"].append(sum(len(doc) for doc in docs))
+        return encode(model, docs, is_train)
+
+    def heads(head, tensors, call, cores):
+        calls["heads"].append(sum(end - start for _, start, end, _, _ in call))
+        return run_head(head, tensors, call, cores)
+
+    def ner(self, docs, call, head, kept):
+        calls["ner"].append(sum(len(candidates) for _, candidates in call))
+        return score_call(self, docs, call, head, kept)
+
+    monkeypatch.setattr(encoder_module, "chain_forward", encoder)
+    monkeypatch.setattr(heads_module, "_run_call", heads)
+    monkeypatch.setattr(ner_module.PiiNer, "_score_call", ner)
+    return calls
+
+
+@pytest.mark.parametrize("family", ["shared", *sorted(FAMILIES)])
+def test_model_calls_stay_bounded_and_their_work_grows_with_the_text(
+    default_nlp, model_calls, monkeypatch, family
+):
+    # Operation counts, not seconds: what each model call holds must not depend on the
+    # document's length, and the work of all calls must grow as its tokens do. Windows of
+    # 256 tokens, so that 40,000 characters already hold dozens.
+    window, per_call = 256, 1024
+    _set_windows(default_nlp, monkeypatch, window, per_call)
+    build = (lambda n: _edge_text(n // 60)) if family == "shared" else FAMILIES[family]
+    work = {}
+    for size in (4_000, 40_000):
+        for rows in model_calls.values():
+            rows.clear()
+        doc = default_nlp(build(size))
+        assert max(model_calls["encoder"]) <= window
+        assert max(model_calls["heads"]) <= window
+        longest = max((s.end - s.start for s in doc.spans["pii_candidates"]), default=1)
+        # A call holds the candidates of per_call // 4 starting tokens, plus the span
+        # finder's spans that start there (at most `longest` per token).
+        assert max(model_calls["ner"], default=0) <= per_call // 4 * (4 + longest)
+        work[size] = {name: sum(rows) for name, rows in model_calls.items()}
+        tokens = len(doc)
+        assert work[size]["encoder"] <= tokens * (1 + 2 * 4 / (window - 8)) + 1
+    for name in ("encoder", "heads", "ner"):
+        assert work[40_000][name] <= 12 * max(1, work[4_000][name]), name
