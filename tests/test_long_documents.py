@@ -299,12 +299,12 @@ def test_model_calls_stay_bounded_and_their_work_grows_with_the_text(
 ):
     # Operation counts, not seconds: what each model call holds must not depend on the
     # document's length, and the work of all calls must grow as its tokens do. Windows of
-    # 256 tokens, so that 40,000 characters already hold dozens.
-    window, per_call = 256, 1024
+    # 128 tokens, so that 30,000 characters already hold dozens.
+    window, per_call = 128, 512
     _set_windows(default_nlp, monkeypatch, window, per_call)
     build = (lambda n: _edge_text(n // 60)) if family == "shared" else FAMILIES[family]
     work = {}
-    for size in (4_000, 40_000):
+    for size in (3_000, 30_000):
         for rows in model_calls.values():
             rows.clear()
         doc = default_nlp(build(size))
@@ -318,4 +318,4 @@ def test_model_calls_stay_bounded_and_their_work_grows_with_the_text(
         tokens = len(doc)
         assert work[size]["encoder"] <= tokens * (1 + 2 * 4 / (window - 8)) + 1
     for name in ("encoder", "heads", "ner"):
-        assert work[40_000][name] <= 12 * max(1, work[4_000][name]), name
+        assert work[30_000][name] <= 12 * max(1, work[3_000][name]), name
