@@ -39,7 +39,9 @@ MAX_GROWTH = 13.0
 def _growth(nlp, family: str) -> float:
     nlp.max_length = max(nlp.max_length, LARGE + 100)
     build = FAMILIES[family]
-    return growth_ratio(nlp, build(SMALL), build(LARGE), rounds=3, limit=MAX_GROWTH)
+    growth = growth_ratio(nlp, build(SMALL), build(LARGE), rounds=3, limit=MAX_GROWTH)
+    print(f"growth {family} {growth:.2f}")  # shown by pytest -rP: the worst ratio seen
+    return growth
 
 
 @pytest.fixture(scope="module")
