@@ -13,6 +13,7 @@ the windows' cores are kept: the scores of the whole document, in bounded memory
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy
 from spacy.tokens import Doc
@@ -54,7 +55,7 @@ def has_vectors(doc: Doc) -> bool:
 def head_in_windows(
     head: Sequence[Model],
     context: int,
-    tensors: Sequence[Floats2d],
+    tensors: Sequence[Any],
     *,
     window_tokens: int | None = None,
 ) -> list[Floats2d]:
@@ -62,6 +63,7 @@ def head_in_windows(
 
     Windows of several short documents share a call of at most ``window_tokens`` tokens;
     a head whose last layer flattens (``span_finder``'s) or not (the tagger's) both work.
+    ``tensors`` are ``doc.tensor`` arrays (which spaCy's stubs type as any ndarray).
     ``window_tokens`` defaults to :data:`~spacy_pii.core.windows.WINDOW_TOKENS`.
     """
     window_tokens = window_tokens or windows.WINDOW_TOKENS
@@ -86,7 +88,7 @@ def head_in_windows(
 
 def _run_call(
     head: Sequence[Model],
-    tensors: Sequence[Floats2d],
+    tensors: Sequence[Any],
     call: list[tuple[int, int, int, int, int]],
     cores: list[list[Floats2d]],
 ) -> None:

@@ -1,17 +1,18 @@
 """``pii.windowed_tok2vec.v1``: spaCy's ``Tok2Vec.v2`` encoder, run over bounded token windows.
 
 spaCy's encoder embeds and convolves a whole batch at once, so its intermediate arrays grow
-with the longest document: the shipped encoder's embedding, static-vector projection and four
-convolution layers peaked at 370 MB over 21,456 tokens (100,000 characters) and at 3.75 GB
-on a million characters (measured, configs/README.md). This architecture is the same network (the same layers, weights and
-serialization as ``spacy.Tok2Vec.v2``: a pipeline saved with either loads with the other)
-whose forward pass cuts a long document into windows of at most ``window_tokens`` tokens
-and runs them a few at a time. A window is its *core* plus ``context_tokens`` tokens each
-side (:func:`spacy_pii.core.windows.plan_token_windows`); only the core's vectors are kept.
-The embedding reads one token at a time and the convolutions see ``depth * window_size``
-tokens either way (their receptive field), so with ``context_tokens`` at least that field,
-a core's vectors are those the whole document gives there, and a document that fits in one
-window is run exactly as ``spacy.Tok2Vec.v2`` runs it.
+with the longest document: the shipped encoder's embedding, static-vector projection and
+four convolution layers peaked at 370 MB over 21,456 tokens (100,000 characters) and at 3.75
+GB on a million characters (measured, configs/README.md). This architecture is the same
+network (the same layers, weights and serialization as ``spacy.Tok2Vec.v2``: a pipeline
+saved with either loads with the other) whose forward pass cuts a long document into windows
+of at most ``window_tokens`` tokens and runs them a few at a time. A window is its *core*
+plus ``context_tokens`` tokens each side
+(:func:`spacy_pii.core.windows.plan_token_windows`); only the core's vectors are kept. The
+embedding reads one token at a time and the convolutions see ``depth * window_size`` tokens
+either way (their receptive field), so with ``context_tokens`` at least that field, a core's
+vectors are those the whole document gives there, and a document that fits in one window is
+run exactly as ``spacy.Tok2Vec.v2`` runs it.
 
 A window is handed to the embedding as a light view of its document that answers
 ``to_array`` (what spaCy's ``FeatureExtractor`` and ``StaticVectors`` read) from one array
@@ -178,7 +179,9 @@ def _forward(
     outputs = [ops.alloc2f(len(doc), width) for doc in docs]
     callbacks: list[tuple[list[_Piece], Callable]] = []
     for call in _calls(_pieces(docs, window_tokens, context_tokens), window_tokens):
-        vectors, backprop_call = chain_forward(model, [piece.source for piece in call], is_train)
+        # Views and docs alike: the embedding reads both through to_array.
+        sources: Any = [piece.source for piece in call]
+        vectors, backprop_call = chain_forward(model, sources, is_train)
         for piece, piece_vectors in zip(call, vectors, strict=True):
             window = piece.window
             outputs[piece.doc][window.core_start : window.core_end] = piece_vectors[
