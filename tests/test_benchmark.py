@@ -432,6 +432,33 @@ def test_long_document_memory_budget(peak, expected) -> None:
     assert _verdicts(_results(default=default))["default_long_rss"] == expected
 
 
+@pytest.mark.parametrize(("peak", "expected"), [(999.0, "PASS"), (1001.0, "FAIL"), (None, "SKIP")])
+def test_long_document_through_nlp_memory_budget(peak, expected) -> None:
+    default = _row(40_000, 0.8, 0.9)
+    if peak is not None:
+        default["long_document_nlp"] = {"chars": 1_000_000, "peak_rss_mb": peak, "path": "nlp()"}
+    assert _verdicts(_results(default=default))["default_long_nlp_rss"] == expected
+
+
+def test_long_document_rows_show_both_paths() -> None:
+    default = _row(40_000, 0.8, 0.9)
+    default["long_document"] = {
+        "chars": 1_000_000,
+        "path": "CLI windows",
+        "predict_seconds": 26.04,
+        "peak_rss_mb": 375.2,
+    }
+    default["long_document_nlp"] = {
+        "chars": 1_000_000,
+        "path": "nlp()",
+        "predict_seconds": 41.5,
+        "peak_rss_mb": 612.7,
+    }
+    markdown = render_markdown(_results(default=default))
+    assert "| default | nlp() | 1,000,000 | 41.5 | 613 |" in markdown
+    assert "| default | CLI windows | 1,000,000 | 26.0 | 375 |" in markdown
+
+
 def test_scrubadub_row_names_its_filth_as_labels_the_taxonomy_folds(taxonomy) -> None:
     pytest.importorskip("scrubadub")
     from spacy_pii.benchmark.systems import SCRUBADUB_LABELS, load_system

@@ -1,19 +1,26 @@
 """Hostile inputs run in linear time through ``nlp(...)``, not only through the pure rules.
 
-Each family of :mod:`spacy_pii.benchmark.hostile` is timed at 10,000 and 100,000 characters
-through the rules pipeline, the rules pipeline with redaction (what ``spacy-pii redact
---model rules`` runs) and the default pipeline. Ten times the text must cost at most
-about ten times the time: the test asserts the ratio (at most 15 for 10x), never a wall-clock
-time. Before the split in one pass and the guarded tokenizer, nested brackets grew about 100x
-and "Mr. Smith " runs about 60x. The other tests pin what the two mechanisms must keep:
-spaCy's tokens on ordinary text, the exact text, and the doc's data across a split.
+Each family of :mod:`spacy_pii.benchmark.hostile` is timed at 100,000 and 1,000,000
+characters through the rules pipeline with redaction (what ``spacy-pii redact --model
+rules`` runs: the rules pipeline, then ``pii_redact``) and, marked slow, the default
+pipeline. Between 10,000 and 100,000 characters the CPU's caches alone make linear code
+15 to 18 times slower for ten times the text (measured: that ratio failed a limit of 15
+on a busy machine), so the sizes are those where the caches no longer matter: linear
+code measured 4.4 to 5.0 times for five times the text from 200,000 to 1,000,000. The
+tests assert the ratio of CPU times (:func:`~spacy_pii.benchmark.hostile.growth_ratio`:
+both sizes warmed, each call on a text no cache has seen, the fastest of several calls),
+never a wall-clock time. A quadratic step shows as 100 times; the limit of 13 leaves a
+linear pipeline room for a busy machine (the worst ratio seen with two busy loops on both
+cores is in docs/long-documents.md). What each model call holds, independently of the
+machine, is counted in tests/test_long_documents.py. The other tests pin what the
+tokenizer's guard and the token split must keep: spaCy's tokens on ordinary text, the
+exact text, and the doc's data across a split.
 """
 
 from __future__ import annotations
 
 import itertools
 import pickle
-import time
 
 import pytest
 import spacy
@@ -21,58 +28,30 @@ import spacy
 import spacy_pii
 from spacy_pii.adapters.span_groups import split_tokens_at
 from spacy_pii.assembly.build import rules_pipeline
-from spacy_pii.benchmark.hostile import FAMILIES, seconds
+from spacy_pii.benchmark.hostile import FAMILIES, growth_ratio
 from spacy_pii.io.stream import load_redaction_pipeline
 from spacy_pii.pipeline.guarded_tokenizer import PIECE_CHARS, GuardedTokenizer, guard
 
-SMALL, LARGE = 10_000, 100_000
-MAX_GROWTH = 15.0
+SMALL, LARGE = 100_000, 1_000_000
+MAX_GROWTH = 13.0
 
 
-def _growth(nlp, family: str, *, rounds: int = 3) -> float:
+def _growth(nlp, family: str) -> float:
+    nlp.max_length = max(nlp.max_length, LARGE + 100)
     build = FAMILIES[family]
-    small, large = build(SMALL), build(LARGE)
-    # Warm both sizes: lazy imports, and the one-off cost of a first call at a new size (the
-    # model's matrix products reach shapes, and buffers, the small text never needed), which
-    # is not growth. Measured on the default pipeline: its first three 100k-character calls
-    # took 2.0, 1.2 and 0.7 s of CPU, the 10k ones 0.08 s each.
-    nlp(small)
-    for warm in range(2):
-        nlp(f"{large}w{warm}")
-
-    calls = itertools.count()
-
-    def fresh(text: str):
-        # spaCy's tokenizer caches each whitespace-free run it has seen, and many hostile
-        # texts are one long run: repeated, it would time the cache, not the tokenizer. Each
-        # call's text ends in other digits, so its last run is new.
-        return nlp(f"{text}{next(calls)}")
-
-    # The machine is shared: CPU time of this process, the fastest run of each size, and
-    # sizes that alternate so that a busy spell slows both. A round more only when needed.
-    best_small = best_large = float("inf")
-    for _ in range(rounds):
-        best_small = min(best_small, seconds(fresh, small, repeats=3, clock=time.process_time))
-        best_large = min(best_large, seconds(fresh, large, clock=time.process_time))
-        if best_large / best_small <= MAX_GROWTH:
-            break
-    return best_large / max(best_small, 1e-4)
-
-
-@pytest.mark.parametrize("family", sorted(FAMILIES))
-def test_rules_pipeline_grows_linearly(rules_nlp, family):
-    growth = _growth(rules_nlp, family)
-    assert growth <= MAX_GROWTH, f"{family}: 10x the text took {growth:.1f}x the time"
+    growth = growth_ratio(nlp, build(SMALL), build(LARGE), rounds=3, limit=MAX_GROWTH)
+    print(f"growth {family} {growth:.2f}")  # shown by pytest -rP: the worst ratio seen
+    return growth
 
 
 @pytest.fixture(scope="module")
 def redaction_nlp():
-    # What `spacy-pii redact --model rules` runs: the rules pipeline, then pii_redact.
     return load_redaction_pipeline("rules")
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_redaction_pipeline_grows_linearly(redaction_nlp, family):
+    # The rules pipeline and then pii_redact: the rules pipeline's growth is inside it.
     growth = _growth(redaction_nlp, family)
     assert growth <= MAX_GROWTH, f"{family}: 10x the text took {growth:.1f}x the time"
 
@@ -82,7 +61,7 @@ def default_nlp():
     return spacy_pii.load()
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # 11 families, each about 4 calls on a million characters: about 15 min
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_default_pipeline_grows_linearly(default_nlp, family):
     growth = _growth(default_nlp, family)
@@ -223,35 +202,6 @@ def test_model_lane_scores_long_documents_in_chunks_alike(default_nlp, monkeypat
     assert chunked.attrs["scores"] == pytest.approx(whole.attrs["scores"])
 
 
-@pytest.mark.parametrize(
-    "counts",
-    [
-        [3, 4, 5],
-        [0, 0, 7, 0],
-        [60, 1, 1],
-        [60, 0],
-        [0, 120, 0, 0, 51],
-        [10, 45, 10, 50, 51, 120],
-        [0] * 500 + [2],
-    ],
-)
-def test_candidate_calls_cover_every_candidate_once_within_the_bound(counts, monkeypatch):
-    import spacy_pii.pipeline.pii_ner as ner_module
-
-    monkeypatch.setattr(ner_module, "SPANS_PER_PREDICT", 50)
-    calls = list(ner_module._candidate_calls(counts))
-    covered: list[int] = []
-    per_doc = [0] * len(counts)
-    for docs, first, lengths in calls:
-        assert len(docs) == len(lengths)
-        assert 0 < sum(lengths) <= 50
-        covered.extend(range(first, first + sum(lengths)))
-        for doc, length in zip(docs, lengths, strict=True):
-            per_doc[doc] += length
-    assert covered == list(range(sum(counts)))
-    assert per_doc == counts
-
-
 def test_model_lane_scores_a_batch_in_shared_calls_alike(default_nlp, monkeypatch):
     import spacy_pii.pipeline.pii_ner as ner_module
 
@@ -259,16 +209,16 @@ def test_model_lane_scores_a_batch_in_shared_calls_alike(default_nlp, monkeypatc
     docs = list(default_nlp.pipe(texts))  # a span group lives as long as its doc
     monkeypatch.setattr(ner_module, "SPANS_PER_PREDICT", 120)
     calls: list[int] = []
-    plan = ner_module._candidate_calls
+    score_call = ner_module.PiiNer._score_call
 
-    def counted(counts):
-        for call in plan(counts):
-            calls.append(len(call[0]))
-            yield call
+    def counted(self, docs, call, head, kept):
+        assert sum(len(candidates) for _, candidates in call) <= 120 or len(call) == 1
+        calls.append(len({index for index, _ in call}))
+        return score_call(self, docs, call, head, kept)
 
-    monkeypatch.setattr(ner_module, "_candidate_calls", counted)
+    monkeypatch.setattr(ner_module.PiiNer, "_score_call", counted)
     shared_docs = list(default_nlp.pipe(texts))
-    assert sum(calls) == len(texts) and max(calls) > 1  # documents share calls
+    assert sum(calls) >= len(texts) and max(calls) > 1  # documents share calls
     whole = [d.spans["pii_ner"] for d in docs]
     shared = [d.spans["pii_ner"] for d in shared_docs]
     assert any(len(g) for g in whole)

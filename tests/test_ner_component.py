@@ -16,7 +16,8 @@ from spacy_pii.assembly.release import assemble_pipeline
 from spacy_pii.core.conventions import edge_punctuation, leading_honorifics
 from spacy_pii.errors import ConfigError
 from spacy_pii.evaluation.score_map import IsotonicCurve, ScoreMap
-from spacy_pii.pipeline.pii_ner import SCORE_MAP_FILE, build_ngram_preset_suggester, select_spans
+from spacy_pii.pipeline.ngram_suggester import build_ngram_preset_suggester
+from spacy_pii.pipeline.pii_ner import SCORE_MAP_FILE, select_spans
 
 SHIPPED = Path(__file__).resolve().parents[1] / "spacy_pii" / "models" / "en_pii_default"
 

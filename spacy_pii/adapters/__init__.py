@@ -1,2 +1,4 @@
 """Code the spaCy components share: hits <-> span groups and token splitting
-(:mod:`.span_groups`), and data-only serialization (:mod:`.component_data`)."""
+(:mod:`.span_groups`), data-only serialization (:mod:`.component_data`), and the bounds
+on long documents: batches cut by tokens (:mod:`.token_batches`) and listened heads run
+over token windows (:mod:`.listened_windows`)."""

@@ -127,6 +127,41 @@ def seconds(
     return best
 
 
+def growth_ratio(
+    run: Callable[[str], object],
+    small: str,
+    large: str,
+    *,
+    rounds: int = 2,
+    limit: float | None = None,
+) -> float:
+    """How many times longer ``run(large)`` takes than ``run(small)``, in CPU seconds.
+
+    Both sizes are warmed first: lazy imports, and the one-off cost of a first call at a new
+    size (buffers the small text never needed), which is not growth. Each timed call gets a
+    text no cache has seen: spaCy's tokenizer caches every whitespace-free run, and many
+    hostile texts are one long run, so each call's text ends in a new number. The machine
+    may be shared, so this is the CPU time of this process (which other processes do not
+    add to), the fastest of three calls at the small size and one at the large size per
+    round, sizes alternating so that a busy spell slows both; after the first round, a
+    further round runs only while the ratio is above ``limit``.
+    """
+    calls = itertools.count()
+
+    def fresh(text: str) -> object:
+        return run(f"{text} {next(calls)}")
+
+    fresh(small)
+    fresh(large)
+    best_small = best_large = float("inf")
+    for _ in range(rounds):
+        best_small = min(best_small, seconds(fresh, small, repeats=3, clock=time.process_time))
+        best_large = min(best_large, seconds(fresh, large, clock=time.process_time))
+        if limit is not None and best_large / max(best_small, 1e-4) <= limit:
+            break
+    return best_large / max(best_small, 1e-4)
+
+
 def main(argv: list[str] | None = None) -> None:
     from ..assembly.build import load_pipeline
     from ..detectors import find_rule_hits

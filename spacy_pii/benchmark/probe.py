@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .systems import SYSTEM_NAMES, load_system
+from .systems import SYSTEM_NAMES, SpacySystem, load_system
 
 
 def peak_rss_mb() -> float:
@@ -93,15 +93,20 @@ def probe(
     trf_path: str | None = None,
     batch_size: int | None = None,
     isolated: bool = True,
+    through_nlp: bool = False,
 ) -> dict[str, Any]:
     """Load one system, then run it over the texts in ``texts_path``; runs in the child.
 
     ``batch_size`` ``None`` means the system's own (``nlp.batch_size`` from its config):
     peak memory grows with the batch, and that is the batch a user gets by default.
+    ``through_nlp`` runs our pipelines' long texts through ``nlp`` itself rather than
+    through :mod:`spacy_pii.io.windowed` (the CLI's ``--window-chars``).
     """
     if isolated:
         isolate(name)
     system = load_system(name, default_path=default_path, trf_path=trf_path)
+    if through_nlp and isinstance(system, SpacySystem):
+        system.through_nlp = True
     loaded = time.time() - spawned_at
     rss_loaded = peak_rss_mb()
     texts = json.loads(texts_path.read_text(encoding="utf-8"))
@@ -117,6 +122,7 @@ def probe(
         "rss_after_load_mb": rss_loaded,
         "peak_rss_mb": peak_rss_mb(),
         "isolated": isolated,
+        "through_nlp": through_nlp,
         "torch_imported": "torch" in sys.modules and sys.modules["torch"] is not None,
     }
 
@@ -129,12 +135,15 @@ def measure_load(
     trf_path: str | None,
     batch_size: int | None = None,
     isolated: bool = True,
+    through_nlp: bool = False,
     timeout: float = 1800.0,
 ) -> dict[str, Any]:
     """Load time and peak RSS of ``name`` in a fresh subprocess (see :func:`probe`)."""
     options = ["--batch-size", str(batch_size)] if batch_size else []
     if not isolated:
         options.append("--as-installed")
+    if through_nlp:
+        options.append("--through-nlp")
     return _child_json(
         ["probe", name], texts, [repr(time.time())], options, default_path, trf_path, timeout
     )
@@ -180,6 +189,7 @@ def probe_main(argv: Sequence[str]) -> int:
     parser.add_argument("--trf")
     parser.add_argument("--batch-size", type=int, default=None)
     parser.add_argument("--as-installed", action="store_true")
+    parser.add_argument("--through-nlp", action="store_true")
     args = parser.parse_args(argv)
     measured = probe(
         args.name,
@@ -189,6 +199,7 @@ def probe_main(argv: Sequence[str]) -> int:
         trf_path=args.trf,
         batch_size=args.batch_size,
         isolated=not args.as_installed,
+        through_nlp=args.through_nlp,
     )
     print(json.dumps(measured))
     return 0

@@ -50,20 +50,27 @@ class SpacySystem:
     A text longer than ``window_chars`` runs through
     :func:`~spacy_pii.io.windowed.windowed_doc` (the model in windows, the rules and
     the merge whole), as ``spacy-pii redact --window-chars`` runs it; shorter texts go
-    through ``nlp.pipe``.
+    through ``nlp.pipe``. With ``through_nlp`` every text goes through ``nlp`` itself, as
+    a spaCy user calls it: the components bound their own memory.
     """
 
     def __init__(
-        self, nlp: Language, spans_key: str = "pii", window_chars: int | None = None
+        self,
+        nlp: Language,
+        spans_key: str = "pii",
+        window_chars: int | None = None,
+        *,
+        through_nlp: bool = False,
     ) -> None:
         from ..core.windows import WINDOW_CHARS
 
         self.nlp = nlp
         self.spans_key = spans_key
         self.window_chars = WINDOW_CHARS if window_chars is None else window_chars
+        self.through_nlp = through_nlp
 
     def _doc(self, text: str) -> Any:
-        if len(text) <= self.window_chars:
+        if self.through_nlp or len(text) <= self.window_chars:
             return self.nlp(text)
         from ..io.windowed import windowed_doc
 
@@ -82,7 +89,7 @@ class SpacySystem:
     def predict(
         self, texts: Sequence[str], *, batch_size: int, n_process: int = 1
     ) -> list[list[RawSpan]]:
-        if any(len(text) > self.window_chars for text in texts):
+        if not self.through_nlp and any(len(text) > self.window_chars for text in texts):
             return [self.predict_one(text) for text in texts]
         docs = self.nlp.pipe(texts, batch_size=batch_size, n_process=n_process)
         return [self._spans(doc) for doc in docs]

@@ -251,6 +251,21 @@ def build_pattern(targets: Sequence[tuple[str, bool]]) -> re.Pattern[str]:
     return re.compile(r"(?<![\w-])(?:" + "|".join(branches) + r")(?![\w-])")
 
 
+def build_scan_pattern(targets: Sequence[tuple[str, bool]]) -> re.Pattern[str]:
+    """:func:`build_pattern` without its groups: the same matches, found faster.
+
+    The regex engine tries every branch at every position; a branch that opens with a
+    literal is skipped on its first character, but one that opens with a group is entered
+    first (measured: 17 microseconds a character for 256 names, a minute on a million
+    characters). The caller tells the targets apart by the matched text.
+    """
+    branches = [
+        f"(?i:{re.escape(value)})" if ignore_case else re.escape(value)
+        for value, ignore_case in targets
+    ]
+    return re.compile(r"(?<![\w-])(?:" + "|".join(branches) + r")(?![\w-])")
+
+
 def _gaps(hits: Sequence[Hit], length: int) -> list[tuple[int, int]]:
     gaps: list[tuple[int, int]] = []
     cursor = 0
@@ -282,7 +297,9 @@ def propagate_mentions(text: str, hits: Sequence[Hit], settings: PropagationSett
     targets = _targets(text, hits, settings)
     if not targets:
         return []
-    pattern = build_pattern([(t.value, t.ignore_case) for t in targets])
+    branches = [(t.value, t.ignore_case) for t in targets]
+    pattern = build_scan_pattern(branches)
+    grouped: re.Pattern[str] | None = None
     # The regex reports one branch per match, but an equally long branch may match the same
     # characters ("Jordan" as a capitalised PERSON part and "jordan" as a case-insensitive
     # USERNAME): every identity the characters stand for becomes a candidate.
@@ -300,12 +317,14 @@ def propagate_mentions(text: str, hits: Sequence[Hit], settings: PropagationSett
             if end < len(text) and _WORD_OR_HYPHEN.match(text, end):
                 continue
             value = match.group()
-            matching = [
-                # Each alternative is its own group, so a match always names one.
-                targets[cast(int, match.lastindex) - 1],
-                *exact.get(value, ()),
-                *folded.get(value.lower(), ()),
-            ]
+            matching = [*exact.get(value, ()), *folded.get(value.lower(), ())]
+            if not matching:
+                # Only where the regex folds case unlike str.lower ("\u017f" matches "s"):
+                # the grouped pattern names the branch that matched here.
+                grouped = grouped or build_pattern(branches)
+                named = grouped.match(text, start, gap_end)
+                assert named is not None  # the same branches, at the same position
+                matching = [targets[cast(int, named.lastindex) - 1]]
             labels: dict[str, tuple[float, str]] = {}
             for target in matching:
                 for label, score, kind in target.labels:

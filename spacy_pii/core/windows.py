@@ -33,6 +33,13 @@ WINDOW_CHARS = 10_000
 # way (tok2vec depth 4, window_size 1), so 2 * (25 + 4) = 58 tokens, rounded up.
 OVERLAP_TOKENS = 64
 
+# The most tokens one call of a model holds inside the pipeline (pii.windowed_tok2vec.v1,
+# and the heads of the components that listen to it): a long document's window, and the
+# bound on a batch of short ones. Measured on the shipped encoder (configs/README.md, "Long
+# documents"): the time per token is the same from 1,024 tokens to the whole document, and
+# a call's peak memory grows with the window (120 MB at 4,096 tokens, 370 MB for 21,456).
+WINDOW_TOKENS = 4096
+
 
 @dataclass(frozen=True, slots=True)
 class Window:
@@ -108,4 +115,51 @@ def _window_end(token_starts: Sequence[int], text_length: int, start: int, chars
     return end
 
 
-__all__ = ["OVERLAP_TOKENS", "WINDOW_CHARS", "Window", "plan_windows"]
+def plan_token_windows(length: int, window_tokens: int, context_tokens: int) -> list[Window]:
+    """Windows of at most ``window_tokens`` tokens over ``length`` tokens, cores in order.
+
+    The cores partition ``[0, length)``; each window is its core with up to
+    ``context_tokens`` more tokens on either side (fewer at the document's ends). A
+    component whose output at a token depends on at most ``context_tokens`` tokens each
+    side (a CNN's receptive field) gives, on a window's core, the output it gives there on
+    the whole document.
+
+    Args:
+        length: the document's tokens.
+        window_tokens: the most tokens of one window, its context included.
+        context_tokens: tokens each side of a core.
+
+    Returns:
+        One window ``[0, length)`` when the document fits in one, else windows in order.
+
+    Raises:
+        ValueError: a window with no room for a core (``window_tokens`` at most
+            ``2 * context_tokens``), or ``context_tokens`` below 0.
+    """
+    if context_tokens < 0 or window_tokens <= 2 * context_tokens:
+        raise ValueError("window_tokens must exceed twice context_tokens, which is at least 0")
+    if length <= window_tokens:
+        return [Window(0, length, 0, length)]
+    core = window_tokens - 2 * context_tokens
+    windows = []
+    for core_start in range(0, length, core):
+        core_end = min(length, core_start + core)
+        windows.append(
+            Window(
+                max(0, core_start - context_tokens),
+                min(length, core_end + context_tokens),
+                core_start,
+                core_end,
+            )
+        )
+    return windows
+
+
+__all__ = [
+    "OVERLAP_TOKENS",
+    "WINDOW_CHARS",
+    "WINDOW_TOKENS",
+    "Window",
+    "plan_token_windows",
+    "plan_windows",
+]

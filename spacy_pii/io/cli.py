@@ -344,10 +344,12 @@ def redact(
         typer.Option(
             "--window-chars",
             min=1,
-            help="Run texts longer than N characters with the model in windows of N "
-            "(rules and merge on the whole text), and take texts up to ten times the "
-            "pipeline's max_length instead of refusing them. 10000 is the measured default "
-            "of spacy_pii.io.windowed.",
+            help="Deprecated: the pipeline's components now bound their own memory on "
+            "long texts (docs/long-documents.md), so windows are no longer needed for "
+            "memory. Still works: runs texts longer than N characters with the model in "
+            "windows of N (rules and merge on the whole text), and takes texts up to ten "
+            "times the pipeline's max_length instead of refusing them; --max-length does "
+            "the latter alone.",
         ),
     ] = None,
     max_length: Annotated[

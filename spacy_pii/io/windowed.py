@@ -1,4 +1,9 @@
-"""A PII pipeline over a document of any length, in bounded memory.
+"""A PII pipeline over a document of any length, in windows cut outside the pipeline.
+
+Deprecated for memory: the components bound their own memory now (``pii.windowed_tok2vec.v1``,
+the listened heads and ``pii_ner`` work over bounded token windows; docs/long-documents.md),
+so ``nlp(text)`` on a million characters stays under a gigabyte. This module stays for the
+CLI's ``--window-chars`` (deprecated) and for pipelines whose own components are not bounded.
 
 :func:`windowed_doc` gives the Doc that ``nlp(text)`` would give, without ``nlp.max_length``
 and without the model's memory growing with the text. The components whose cost is linear

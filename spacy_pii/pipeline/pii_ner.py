@@ -48,13 +48,16 @@ from spacy.language import Language
 from spacy.pipeline.spancat import SpanCategorizer, Suggester
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example, validate_examples
-from spacy.util import SimpleFrozenList, from_bytes, from_disk, registry, to_bytes, to_disk
-from thinc.api import Config, Model, Ops, Optimizer, get_current_ops, set_dropout_rate
+from spacy.util import SimpleFrozenList, from_bytes, from_disk, to_bytes, to_disk
+from thinc.api import Config, Model, Optimizer, set_dropout_rate
 from thinc.types import Floats2d, Ints2d, Ragged
 
+from ..adapters.listened_windows import has_vectors
+from ..adapters.token_batches import TokenBoundedPipe
 from ..core.conventions import edge_punctuation, leading_honorifics, name_list_parts
 from ..errors import ConfigError, validated_settings
 from ..evaluation.score_map import ScoreMap
+from .ngram_suggester import NgramPresetSuggester
 
 # Candidates of one document scored per model call (see PiiNer.predict): about 25 MB of
 # span features at the shipped width, small enough to stay in a CPU's caches.
@@ -178,36 +181,7 @@ def make_pii_ner(
     )
 
 
-def _candidate_calls(counts: list[int]) -> Iterator[tuple[list[int], int, list[int]]]:
-    """The model calls for documents with ``counts`` candidates each, in order.
-
-    Yields (document indices, first candidate, candidates per document) with one to
-    :data:`SPANS_PER_PREDICT` candidates a call; a document with more gets calls of its own,
-    and documents without candidates between two such documents need no call.
-    """
-    group: list[int] = []
-    lengths: list[int] = []
-    offset = start = in_group = 0
-    for index, count in enumerate(counts):
-        if group and in_group + count > SPANS_PER_PREDICT:
-            if in_group:
-                yield group, start, lengths
-            group, lengths, in_group = [], [], 0
-        if count > SPANS_PER_PREDICT:
-            for first in range(offset, offset + count, SPANS_PER_PREDICT):
-                yield [index], first, [min(SPANS_PER_PREDICT, offset + count - first)]
-        else:
-            if not group:
-                start = offset
-            group.append(index)
-            lengths.append(count)
-            in_group += count
-        offset += count
-    if in_group:
-        yield group, start, lengths
-
-
-class PiiNer(SpanCategorizer):
+class PiiNer(TokenBoundedPipe, SpanCategorizer):
     """The model lane. See :func:`make_pii_ner` for the settings."""
 
     def __init__(
@@ -238,32 +212,127 @@ class PiiNer(SpanCategorizer):
         self.score_map: ScoreMap | None = None
 
     def predict(self, docs: Iterable[Doc]) -> tuple[Ragged, Floats2d]:
-        """spaCy's ``SpanCategorizer.predict``, scoring at most :data:`SPANS_PER_PREDICT`
-        candidates per model call.
+        """The candidates whose best positive label reaches ``threshold``, with their scores.
 
-        The span head's arrays grow with the candidates of the whole batch; on a long
-        document they outgrow the CPU caches and the cost per candidate grows with the
-        text (2 to 3 times on 100,000 characters). Consecutive documents share a call up to
-        that bound, and a document with more candidates is cut into calls of its own. With
-        a listener the token vectors are computed once upstream, so cutting the candidates
-        costs nothing else; a model with its own tok2vec would re-encode a document per
-        call, so it gets one call.
+        spaCy's ``SpanCategorizer.predict`` returns every candidate; only those that reach
+        the threshold can be kept (:func:`select_spans`), so only those are returned, and
+        the annotations are the same. With a listened encoder the candidates are listed
+        and scored a bounded number at a time (:meth:`_predict_in_chunks`), so that
+        neither the candidates of a long document nor their span features are ever held
+        all at once.
         """
         docs = list(docs)
+        head = self._span_head()
+        if head is not None and all(has_vectors(doc) for doc in docs if len(doc)):
+            return self._predict_in_chunks(docs, head)
+        indices = self.suggester(docs, ops=self.model.ops)
+        if int(indices.lengths.sum()) == 0:
+            return indices, self.model.ops.alloc2f(0, len(self.labels) + 1)
+        return self._reaching_threshold(indices, self.model.predict((docs, indices)))
+
+    def _span_head(self) -> tuple[Model, Model, Model] | None:
+        """``extract_spans``, the reducer and the scorer of a ``spacy.SpanCategorizer.v1``
+        model whose encoder is a listener; ``None`` for any other model."""
+        layers = self.model.layers
+        if len(layers) != 4 or layers[1].name != "extract_spans" or not self._listens():
+            return None
+        return layers[1], layers[2], layers[3]
+
+    def _reaching_threshold(self, indices: Ragged, scores: Floats2d) -> tuple[Ragged, Floats2d]:
         ops = self.model.ops
-        indices = self.suggester(docs, ops=ops)
-        total = int(indices.lengths.sum())
-        if total == 0:
-            return indices, ops.alloc2f(0, 0)
-        if total <= SPANS_PER_PREDICT or not self._listens():
-            return indices, self.model.predict((docs, indices))
-        data = indices.dataXd
-        parts = []
-        for group, start, lengths in _candidate_calls(ops.to_numpy(indices.lengths).tolist()):
-            stop = start + sum(lengths)
-            chunk = Ragged(data[start:stop], ops.asarray1i(lengths))
-            parts.append(self.model.predict(([docs[i] for i in group], chunk)))
-        return indices, ops.xp.vstack(parts)
+        table = ops.to_numpy(scores)
+        keep = table[:, : len(self.labels)].max(axis=1) >= self.settings.threshold
+        per_doc = ops.to_numpy(indices.lengths)
+        owners = numpy.repeat(numpy.arange(len(per_doc)), per_doc)
+        lengths = numpy.bincount(owners[keep], minlength=len(per_doc)).astype("i")
+        data = ops.to_numpy(indices.dataXd).reshape((-1, 2))[keep]
+        # thinc's Ops accept numpy arrays at run time; its stubs name only its own array types.
+        return (
+            Ragged(ops.asarray2i(data), ops.asarray1i(lengths)),  # type: ignore[arg-type]
+            ops.asarray2f(table[keep]),  # type: ignore[arg-type]
+        )
+
+    def _predict_in_chunks(
+        self, docs: list[Doc], head: tuple[Model, Model, Model]
+    ) -> tuple[Ragged, Floats2d]:
+        """Score candidates :data:`SPANS_PER_PREDICT` at a time on slices of ``doc.tensor``.
+
+        The span head's arrays grow with the candidates of a call, and on a long document
+        they outgrow the CPU's caches (2 to 3 times the cost per candidate on 100,000
+        characters, measured); a listener's vectors are the whole document's, so each call
+        takes only the rows its candidates cover. Short documents share a call.
+        """
+        kept: list[list[tuple[numpy.ndarray, numpy.ndarray]]] = [[] for _ in docs]
+        call: list[tuple[int, numpy.ndarray]] = []
+        in_call = 0
+        for index, doc in enumerate(docs):
+            if not len(doc):
+                continue
+            for candidates in self._candidate_chunks(doc):
+                if call and in_call + len(candidates) > SPANS_PER_PREDICT:
+                    self._score_call(docs, call, head, kept)
+                    call, in_call = [], 0
+                call.append((index, candidates))
+                in_call += len(candidates)
+        if call:
+            self._score_call(docs, call, head, kept)
+        ops = self.model.ops
+        lengths = [sum(len(rows) for rows, _ in parts) for parts in kept]
+        rows = [rows for parts in kept for rows, _ in parts]
+        scores = [table for parts in kept for _, table in parts]
+        width = len(self.labels) + 1
+        data = numpy.concatenate(rows) if rows else numpy.zeros((0, 2), dtype="i")
+        table = numpy.concatenate(scores) if scores else numpy.zeros((0, width), dtype="f")
+        # thinc's Ops accept numpy arrays at run time; its stubs name only its own array types.
+        return (
+            Ragged(ops.asarray2i(data), ops.asarray1i(numpy.asarray(lengths, dtype="i"))),  # type: ignore[arg-type]
+            ops.asarray2f(table),  # type: ignore[arg-type]
+        )
+
+    def _candidate_chunks(self, doc: Doc) -> Iterator[numpy.ndarray]:
+        """The doc's candidates by start, in arrays of about :data:`SPANS_PER_PREDICT`."""
+        if isinstance(self.suggester, NgramPresetSuggester):
+            yield from self.suggester.chunks(doc, SPANS_PER_PREDICT)
+            return
+        found = self.suggester([doc], ops=self.model.ops)
+        rows = self.model.ops.to_numpy(found.dataXd).reshape((-1, 2))
+        rows = rows[numpy.lexsort((rows[:, 1], rows[:, 0]))]
+        for first in range(0, len(rows), SPANS_PER_PREDICT):
+            yield rows[first : first + SPANS_PER_PREDICT]
+
+    def _score_call(
+        self,
+        docs: list[Doc],
+        call: list[tuple[int, numpy.ndarray]],
+        head: tuple[Model, Model, Model],
+        kept: list[list[tuple[numpy.ndarray, numpy.ndarray]]],
+    ) -> None:
+        """Score one call's candidates and keep, per doc, those reaching the threshold."""
+        ops = self.model.ops
+        vectors = []
+        spans = []
+        rows_per_slice = []
+        for index, candidates in call:
+            first, last = int(candidates[0, 0]), int(candidates[:, 1].max())
+            vectors.append(docs[index].tensor[first:last])
+            spans.append(candidates - first)
+            rows_per_slice.append(last - first)
+        tokens = Ragged(ops.xp.concatenate(vectors), ops.asarray1i(rows_per_slice))
+        candidates_in = Ragged(
+            ops.asarray2i(numpy.concatenate(spans)),  # type: ignore[arg-type]
+            ops.asarray1i([len(rows) for _, rows in call]),
+        )
+        extract, reducer, scorer = head
+        table = ops.to_numpy(
+            scorer.predict(reducer.predict(extract.predict((tokens, candidates_in))))
+        )
+        offset = 0
+        for index, candidates in call:
+            scores = table[offset : offset + len(candidates)]
+            offset += len(candidates)
+            keep = scores[:, : len(self.labels)].max(axis=1) >= self.settings.threshold
+            if keep.any():
+                kept[index].append((candidates[keep], scores[keep]))
 
     def _listens(self) -> bool:
         return any(node.name == "tok2vec-listener" for node in self.model.walk())
@@ -528,33 +597,3 @@ def select_spans(
         chosen.append((start, end, int(best[i]), float(best_scores[i])))
     chosen.sort()
     return chosen
-
-
-@registry.misc("pii.ngram_preset_suggester.v1")
-def build_ngram_preset_suggester(sizes: list[int], spans_key: str) -> Suggester:
-    """Suggest every n-gram of the given sizes, plus the spans in ``doc.spans[spans_key]``.
-
-    Short n-grams cover names (1 to 4 tokens hold 99% of PERSON and ORG gold spans in
-    presidio synth and WNUT-17 train) without waiting for a span finder to learn them;
-    the span finder's key adds the long spans (addresses run to 20 tokens there) that an
-    n-gram range could only cover at twenty candidates per token.
-    """
-    if not sizes or min(sizes) < 1:
-        raise ConfigError("n-gram sizes must be positive")
-
-    def suggest(docs: Iterable[Doc], *, ops: Ops | None = None) -> Ragged:
-        ops = ops or get_current_ops()
-        rows: list[tuple[int, int]] = []
-        lengths: list[int] = []
-        for doc in docs:
-            found = {(i, i + n) for n in sizes for i in range(len(doc) - n + 1)}
-            group = doc.spans.get(spans_key, None)
-            if group is not None:
-                found.update((span.start, span.end) for span in group)
-            lengths.append(len(found))
-            rows.extend(sorted(found))
-        data = numpy.asarray(rows, dtype="i").reshape((-1, 2))
-        # thinc's Ops accept numpy arrays at run time; its stubs name only its own array types.
-        return Ragged(ops.asarray2i(data), ops.asarray1i(numpy.asarray(lengths, dtype="i")))  # type: ignore[arg-type]
-
-    return suggest

@@ -45,6 +45,8 @@ from thinc.api import (
 )
 from thinc.types import Floats2d
 
+from ..adapters.listened_windows import has_vectors, head_in_windows, listened_head
+from ..adapters.token_batches import TokenBoundedPipe
 from ..core.entity_tags import entities_from_scores, tag_names
 from ..errors import ConfigError, validated_settings
 
@@ -138,7 +140,7 @@ def make_pii_peer_tagger(
     return PiiPeerTagger(nlp.vocab, model, name, settings=settings, scorer=scorer)
 
 
-class PiiPeerTagger(Tagger):
+class PiiPeerTagger(TokenBoundedPipe, Tagger):
     """The ``pii_peer_tagger`` component: see the module docstring."""
 
     def __init__(
@@ -181,11 +183,22 @@ class PiiPeerTagger(Tagger):
         self.model.initialize(X=sample)
 
     def predict(self, docs: Iterable[Doc]) -> list[Floats2d]:
-        """The tag distribution of every token of each doc."""
+        """The tag distribution of every token of each doc.
+
+        Listening to a shared encoder, the layers after the listener run over bounded
+        windows of ``doc.tensor`` (:mod:`spacy_pii.adapters.listened_windows`): the same
+        distributions, without arrays that grow with a long document.
+        """
         docs = list(docs)
+        empty = self.model.ops.alloc2f(0, len(self.labels))
         if not any(len(doc) for doc in docs):
-            return [self.model.ops.alloc2f(0, len(self.labels)) for _ in docs]
-        return list(self.model.predict(docs))
+            return [empty for _ in docs]
+        found = listened_head(self.model)
+        if found is None or not all(has_vectors(doc) for doc in docs if len(doc)):
+            return list(self.model.predict(docs))
+        head, context = found
+        scored = iter(head_in_windows(head, context, [doc.tensor for doc in docs if len(doc)]))
+        return [next(scored) if len(doc) else empty for doc in docs]
 
     def set_annotations(self, docs: Iterable[Doc], scores: list[Floats2d]) -> None:
         tags = self.labels

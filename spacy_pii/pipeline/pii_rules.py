@@ -21,10 +21,11 @@ from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.training import Example
-from spacy.util import SimpleFrozenList, minibatch
+from spacy.util import SimpleFrozenList
 
 from ..adapters.component_data import data_from_bytes, data_from_disk, data_to_bytes, data_to_disk
 from ..adapters.span_groups import hits_to_group, split_tokens_at
+from ..adapters.token_batches import token_batches
 from ..core.hits import Hit
 from ..core.taxonomy import load_taxonomy
 from ..detectors import CUE_KINDS, RuleSettings, build_detectors, find_hits
@@ -222,7 +223,7 @@ class PiiRules(Pipe):
         """
         error_handler = self.get_error_handler()
         fold = self.settings.fold_confusables
-        for batch in minibatch(stream, size=batch_size):
+        for batch in token_batches(stream, batch_size):
             found: list[list[Hit] | None] = []
             texts = [doc.text for doc in batch]
             for doc, text in zip(batch, texts, strict=True):

@@ -22,6 +22,9 @@ from spacy.tokens import Doc, Span
 from thinc.api import Model
 from thinc.types import Floats2d
 
+from ..adapters.listened_windows import has_vectors, head_in_windows, listened_head
+from ..adapters.token_batches import TokenBoundedPipe
+
 # spaCy 3.8's own defaults for its "span_finder" factory, so that the two read
 # the same config.
 DEFAULT_SPAN_FINDER_CONFIG = {
@@ -67,8 +70,25 @@ def make_pii_span_finder(
     )
 
 
-class LinearSpanFinder(SpanFinder):
-    """:class:`spacy.pipeline.SpanFinder` whose ``set_annotations`` is linear."""
+class LinearSpanFinder(TokenBoundedPipe, SpanFinder):
+    """:class:`spacy.pipeline.SpanFinder` whose ``set_annotations`` is linear and whose
+    scoring runs over bounded token windows."""
+
+    def predict(self, docs: Iterable[Doc]) -> Floats2d:
+        """Start and end scores of every token, in order (spaCy's ``SpanFinder.predict``).
+
+        Listening to a shared encoder, the scorer runs over bounded windows of
+        ``doc.tensor`` (:mod:`spacy_pii.adapters.listened_windows`).
+        """
+        docs = list(docs)
+        found = listened_head(self.model)
+        with_tokens = [doc for doc in docs if len(doc)]
+        if found is None or not with_tokens or not all(map(has_vectors, with_tokens)):
+            return self.model.predict(docs)
+        head, context = found
+        return self.model.ops.flatten(
+            head_in_windows(head, context, [d.tensor for d in with_tokens])
+        )
 
     def set_annotations(self, docs: Iterable[Doc], scores: Floats2d) -> None:
         """Write each doc's candidate spans: the ones spaCy's component writes, in its order."""

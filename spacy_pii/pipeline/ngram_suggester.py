@@ -1,0 +1,97 @@
+"""``pii.ngram_preset_suggester.v1``: n-grams plus a span finder's spans, for ``pii_ner``.
+
+The candidates of a document are every n-gram of the configured sizes and every span of
+``doc.spans[spans_key]``, once each, sorted by start and then end. They are built with
+numpy, and :meth:`NgramPresetSuggester.chunks` lists them a bounded number at a time, so
+that ``pii_ner`` never holds all the candidates of a long document: a million characters
+hold about a million of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+import numpy
+from spacy.tokens import Doc
+from spacy.util import registry
+from thinc.api import Ops, get_current_ops
+from thinc.types import Ragged
+
+from ..errors import ConfigError
+
+
+class NgramPresetSuggester:
+    """Suggest every n-gram of ``sizes``, plus the spans in ``doc.spans[spans_key]``."""
+
+    def __init__(self, sizes: list[int], spans_key: str) -> None:
+        self.sizes = sorted(set(sizes))
+        self.spans_key = spans_key
+
+    def __call__(self, docs: Iterable[Doc], *, ops: Ops | None = None) -> Ragged:
+        """spaCy's suggester protocol: all candidates of each doc, as one ``Ragged``."""
+        ops = ops or get_current_ops()
+        rows = []
+        lengths = []
+        for doc in docs:
+            found = self._between(doc, self._preset(doc), 0, len(doc))
+            rows.append(found)
+            lengths.append(len(found))
+        data = numpy.concatenate(rows) if rows else numpy.zeros((0, 2), dtype="i")
+        # thinc's Ops accept numpy arrays at run time; its stubs name only its own array types.
+        return Ragged(ops.asarray2i(data), ops.asarray1i(numpy.asarray(lengths, dtype="i")))  # type: ignore[arg-type]
+
+    def chunks(self, doc: Doc, max_candidates: int) -> Iterator[numpy.ndarray]:
+        """The doc's candidates in order, in arrays of about ``max_candidates`` rows.
+
+        Each array holds the candidates that start in a run of tokens, ``max_candidates //
+        len(sizes)`` tokens long; a run where the span finder proposed more spans holds
+        more rows.
+        """
+        preset = self._preset(doc)
+        step = max(1, max_candidates // max(1, len(self.sizes)))
+        for start in range(0, len(doc), step):
+            found = self._between(doc, preset, start, min(len(doc), start + step))
+            if len(found):
+                yield found
+
+    def _preset(self, doc: Doc) -> numpy.ndarray:
+        group = doc.spans.get(self.spans_key, None)
+        if group is None or not len(group):
+            return numpy.zeros((0, 2), dtype="i")
+        bounds = numpy.asarray([(span.start, span.end) for span in group], dtype="i")
+        return bounds[numpy.argsort(bounds[:, 0], kind="stable")]
+
+    def _between(self, doc: Doc, preset: numpy.ndarray, first: int, last: int) -> numpy.ndarray:
+        """The candidates starting at tokens ``[first, last)``, unique, by start then end."""
+        length = len(doc)
+        starts = numpy.arange(first, last, dtype="int64")
+        keys = [starts * (length + 1) + starts + size for size in self.sizes]
+        keys = [
+            key[: max(0, min(last, length - size + 1) - first)]
+            for key, size in zip(keys, self.sizes, strict=True)
+        ]
+        low, high = numpy.searchsorted(preset[:, 0], [first, last])
+        inside = preset[low:high].astype("int64")
+        keys.append(inside[:, 0] * (length + 1) + inside[:, 1])
+        unique = numpy.unique(numpy.concatenate(keys))
+        found = numpy.empty((len(unique), 2), dtype="i")
+        found[:, 0] = unique // (length + 1)
+        found[:, 1] = unique % (length + 1)
+        return found
+
+
+@registry.misc("pii.ngram_preset_suggester.v1")
+def build_ngram_preset_suggester(sizes: list[int], spans_key: str) -> NgramPresetSuggester:
+    """Suggest every n-gram of the given sizes, plus the spans in ``doc.spans[spans_key]``.
+
+    Short n-grams cover names (1 to 4 tokens hold 99% of PERSON and ORG gold spans in
+    presidio synth and WNUT-17 train) without waiting for a span finder to learn them;
+    the span finder's key adds the long spans (addresses run to 20 tokens there) that an
+    n-gram range could only cover at twenty candidates per token.
+    """
+    if not sizes or min(sizes) < 1:
+        raise ConfigError("n-gram sizes must be positive")
+    return NgramPresetSuggester(sizes, spans_key)
+
+
+__all__ = ["NgramPresetSuggester", "build_ngram_preset_suggester"]
