@@ -94,6 +94,11 @@ def test_every_candidate_gets_one_value_per_feature_name():
     assert rows[1][FEATURE_NAMES.index("label_org")] == 1.0
 
 
+def test_a_span_without_letters_has_features_too():
+    row = _features("build 1234 done", "1234")
+    assert row["has_digit"] == 1.0 and row["zipf_max"] == 0.0 and row["first_name_share"] == 0
+
+
 def test_document_casing_shares():
     casing = DocumentCasing.of("ABC def")
     assert (casing.upper_share, casing.lower_share) == (0.5, 0.5)

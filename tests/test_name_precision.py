@@ -14,10 +14,14 @@ PRED = [[(0, 3, "PERSON"), (36, 42, "LOCATION"), (17, 32, "PERSON")], [(17, 22, 
 
 
 def test_figures_match_the_scorer():
-    gold = [Document.from_raw(t, [{"start": s, "end": e, "label": lab} for s, e, lab in g])
-            for t, g in zip(TEXTS, GOLD, strict=True)]
-    pred = [Document.from_raw(t, [{"start": s, "end": e, "label": lab} for s, e, lab in p])
-            for t, p in zip(TEXTS, PRED, strict=True)]
+    gold = [
+        Document.from_raw(t, [{"start": s, "end": e, "label": lab} for s, e, lab in g])
+        for t, g in zip(TEXTS, GOLD, strict=True)
+    ]
+    pred = [
+        Document.from_raw(t, [{"start": s, "end": e, "label": lab} for s, e, lab in p])
+        for t, p in zip(TEXTS, PRED, strict=True)
+    ]
     reference = evaluate(gold, pred, context_chars=0)
     overlap, exact = reference.overlap.per_label["PERSON"], reference.per_label["PERSON"]
     figures = name_figures(TEXTS, GOLD, PRED)

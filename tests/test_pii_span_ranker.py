@@ -16,7 +16,9 @@ from spacy_pii.errors import ConfigError
 
 SHIPPED = Path(__file__).resolve().parents[1] / "spacy_pii" / "models" / "en_pii_default"
 TABLES = NameTables(
-    language="en", first_names={"mary": 6.5}, surnames={"smith": 6.4},
+    language="en",
+    first_names={"mary": 6.5},
+    surnames={"smith": 6.4},
     shorthand=frozenset({"NPO", "BMP"}),
 )
 
@@ -48,8 +50,14 @@ def _pipeline() -> Language:
     nlp = spacy.blank("en")
     nlp.add_pipe("test_capitalised_candidates")
     nlp.add_pipe("pii_span_ranker", config={"candidate_keys": ["pii_ner"], "peer_keys": []})
-    nlp.add_pipe("pii_merge", config={"candidate_keys": ["pii_ner"], "thresholds": {"PERSON": 0.5},
-                                      "propagate": {"types": []}})
+    nlp.add_pipe(
+        "pii_merge",
+        config={
+            "candidate_keys": ["pii_ner"],
+            "thresholds": {"PERSON": 0.5},
+            "propagate": {"types": []},
+        },
+    )
     nlp.get_pipe("pii_span_ranker").initialize(model=_model(), tables=TABLES.to_dict())
     return nlp
 
@@ -127,7 +135,7 @@ def shipped() -> Language:
     [
         "Pt NPO after MN, BMP/CBC in AM. Foley to gravity, Zosyn q8h, PRN Tylenol. VSS, A&Ox3.",
         "NEURO: A&OX3, PERRLA. RESP: LS CTA, 2L NC. GI: NPO, +BS. GU: FOLEY DRAINING CLEAR.",
-        "cv: nsr on tele, bp stable. plan: cont lasix 40 iv bid, am labs, pt/ot eval, sw for dispo.",
+        "cv: nsr on tele, bp stable. plan: cont lasix 40 iv bid, am labs, pt/ot eval, sw dispo.",
     ],
 )
 def test_shipped_ranker_finds_no_name_in_clinical_shorthand(shipped, note):

@@ -42,6 +42,63 @@ SHORTHAND_SOURCES = {
     "wikipedia_2018",
 }
 MIN_DRUG_CHARS = 4
+# Context words of English, written here: a preposition of place before a capitalised word
+# ("in Florence", "to Prato"), a determiner (names rarely follow "the"), and a verb of
+# speech after one ("Percy said").
+PLACE_WORDS = [
+    "in",
+    "at",
+    "to",
+    "from",
+    "near",
+    "into",
+    "across",
+    "via",
+    "toward",
+    "towards",
+    "through",
+    "around",
+    "outside",
+]
+DETERMINERS = [
+    "the",
+    "a",
+    "an",
+    "this",
+    "that",
+    "these",
+    "those",
+    "his",
+    "her",
+    "its",
+    "our",
+    "their",
+    "my",
+    "your",
+    "every",
+    "each",
+]
+SPEECH_VERBS = [
+    "said",
+    "says",
+    "asked",
+    "replied",
+    "answered",
+    "cried",
+    "shouted",
+    "whispered",
+    "told",
+    "wrote",
+    "added",
+    "explained",
+    "laughed",
+    "smiled",
+    "nodded",
+    "insisted",
+    "continued",
+    "muttered",
+    "exclaimed",
+]
 
 
 def _first_names(lexicons: Path) -> dict[str, float]:
@@ -112,6 +169,9 @@ def main(
         "surnames": _surnames(lexicons),
         "shorthand": _shorthand(lexicons),
         "drugs": _drugs(lexicons),
+        "place_words": PLACE_WORDS,
+        "determiners": DETERMINERS,
+        "speech_verbs": SPEECH_VERBS,
     }
     payload = json.dumps(tables, ensure_ascii=False, sort_keys=True).encode("utf-8")
     # mtime=0: the same tables give the same bytes.

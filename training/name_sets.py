@@ -46,7 +46,8 @@ def load_real_sets(taxonomy: Taxonomy, external: Path) -> dict[str, dict[str, li
     out = {}
     for name, docs in sets.items():
         merged = [
-            {**d, "spans": [*d["spans"], *extra]} for d, extra in zip(docs, places[name], strict=True)
+            {**d, "spans": [*d["spans"], *extra]}
+            for d, extra in zip(docs, places[name], strict=True)
         ]
         out[name] = {"fit": merged, "score": merged}
     return out

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,17 +35,56 @@ LOG_COUNT_CEILING = 7.0
 # uniform, so that a word's shape no longer tells a name from a common word.
 UNIFORM_CASE_SHARE = 0.9
 HONORIFICS = frozenset(
-    "mr mrs ms miss mx dr prof sir dame lord lady judge justice rev fr sr st mme mlle herr frau"
-    " sen rep gov pres capt col gen lt sgt officer nurse doctor uncle aunt".split()
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "miss",
+        "mx",
+        "dr",
+        "prof",
+        "sir",
+        "dame",
+        "lord",
+        "lady",
+        "judge",
+        "justice",
+        "rev",
+        "fr",
+        "sr",
+        "st",
+        "mme",
+        "mlle",
+        "herr",
+        "frau",
+        "sen",
+        "rep",
+        "gov",
+        "pres",
+        "capt",
+        "col",
+        "gen",
+        "lt",
+        "sgt",
+        "officer",
+        "nurse",
+        "doctor",
+        "uncle",
+        "aunt",
+    ]
 )
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*", re.UNICODE)
 _TOKEN = re.compile(r"\S+")
 _SYMBOLS = frozenset("_/\\@#=<>{}[]|~$%^*+:;`")
-_SENTENCE_END = frozenset(".!?\n:;\"“”()[]•-*")
+# A token with a symbol of code, a digit, or an inner capital (``getUserById``, ``v2.4.1``).
+_CODE_TOKEN = re.compile(r"[_/\\@#=<>{}\[\]|~$%^*+`;:()]|\d|[a-z][A-Z]")
+_SENTENCE_END = frozenset('.!?\n:;"“”()[]•-*')
 
 FEATURE_NAMES: tuple[str, ...] = (
     "bias",
     "score",
+    "score_logit",
+    "model_score",
     "from_peer",
     "other_source_same_type",
     "other_source_other_type",
@@ -71,8 +111,16 @@ FEATURE_NAMES: tuple[str, ...] = (
     "sentence_start",
     "common_word_at_start",
     "honorific_before",
+    "place_word_before",
+    "determiner_before",
+    "speech_verb_after",
+    "possessive_after",
     "doc_upper_share",
     "doc_uniform_case",
+    "doc_code_share",
+    "doc_shorthand_share",
+    "title_in_code",
+    "title_in_shorthand",
     "title_in_mixed_case",
     "lower_in_mixed_case",
     "common_title_word",
@@ -94,10 +142,15 @@ class NameTables:
     surnames: Mapping[str, float] = field(default_factory=dict)
     shorthand: frozenset[str] = frozenset()
     drugs: frozenset[str] = frozenset()
+    place_words: frozenset[str] = frozenset()
+    determiners: frozenset[str] = frozenset()
+    speech_verbs: frozenset[str] = frozenset()
     shorthand_folded: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "shorthand_folded", frozenset(s.casefold() for s in self.shorthand))
+        object.__setattr__(
+            self, "shorthand_folded", frozenset(s.casefold() for s in self.shorthand)
+        )
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> NameTables:
@@ -109,6 +162,9 @@ class NameTables:
                 surnames={str(k): float(v) for k, v in data.get("surnames", {}).items()},
                 shorthand=frozenset(str(s) for s in data.get("shorthand", ())),
                 drugs=frozenset(str(s) for s in data.get("drugs", ())),
+                place_words=frozenset(str(s) for s in data.get("place_words", ())),
+                determiners=frozenset(str(s) for s in data.get("determiners", ())),
+                speech_verbs=frozenset(str(s) for s in data.get("speech_verbs", ())),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise ConfigError(f"name tables: malformed data ({type(err).__name__})") from None
@@ -120,6 +176,9 @@ class NameTables:
             "surnames": dict(self.surnames),
             "shorthand": sorted(self.shorthand),
             "drugs": sorted(self.drugs),
+            "place_words": sorted(self.place_words),
+            "determiners": sorted(self.determiners),
+            "speech_verbs": sorted(self.speech_verbs),
         }
 
 
@@ -142,17 +201,21 @@ def zipf(word: str, language: str) -> float:
 
 @dataclass(frozen=True)
 class DocumentCasing:
-    """How a document is cased, computed once per document."""
+    """How a document is written, computed once per document: its casing, and the share of
+    its whitespace tokens that look like code (symbols, digits, inner capitals) or are
+    clinical shorthand. In a log or a nursing note a capitalised word is rarely a name."""
 
     upper_share: float
     lower_share: float
+    code_share: float = 0.0
+    shorthand_share: float = 0.0
 
     @property
     def uniform(self) -> bool:
         return max(self.upper_share, self.lower_share) >= UNIFORM_CASE_SHARE
 
     @classmethod
-    def of(cls, text: str) -> DocumentCasing:
+    def of(cls, text: str, tables: NameTables | None = None) -> DocumentCasing:
         upper = lower = 0
         for char in text:
             if char.isupper():
@@ -162,7 +225,19 @@ class DocumentCasing:
         letters = upper + lower
         if not letters:
             return cls(0.0, 0.0)
-        return cls(upper / letters, lower / letters)
+        tokens = text.split()
+        code = sum(1 for t in tokens if _CODE_TOKEN.search(t))
+        shorthand = 0
+        if tables is not None and tables.shorthand:
+            uniform = max(upper, lower) / letters >= UNIFORM_CASE_SHARE
+            for token in tokens:
+                stripped = token.strip(".,;:()[]")
+                if stripped in tables.shorthand or (
+                    uniform and stripped.casefold() in tables.shorthand_folded
+                ):
+                    shorthand += 1
+        n = max(1, len(tokens))
+        return cls(upper / letters, lower / letters, code / n, shorthand / n)
 
 
 @dataclass(frozen=True)
@@ -188,11 +263,16 @@ def _sentence_start(text: str, start: int) -> bool:
 
 
 def _word_before(text: str, start: int) -> str:
-    # Only a short look-back is needed for an honorific ("Dr. ", "Mrs "), which keeps the
-    # cost per candidate constant.
-    window = text[max(0, start - 12) : start]
+    # Only a short look-back is needed for an honorific ("Dr. ", "Mrs ") or a preposition,
+    # which keeps the cost per candidate constant.
+    window = text[max(0, start - 16) : start]
     words = _WORD.findall(window)
     return words[-1].casefold() if words else ""
+
+
+def _word_after(text: str, end: int) -> str:
+    words = _WORD.findall(text[end : end + 16])
+    return words[0].casefold() if words else ""
 
 
 def _table_strength(value: float | None) -> float:
@@ -212,12 +292,13 @@ def candidate_features(
     language = tables.language
     folded = [w.casefold() for w in words]
     n_words = max(1, len(words))
-    zipfs = [zipf(w, language) / ZIPF_CEILING for w in folded] or [0.0]
+    word_zipfs = [zipf(w, language) / ZIPF_CEILING for w in folded]
+    zipfs = word_zipfs or [0.0]
     first = [tables.first_names.get(w) for w in folded]
     last = [tables.surnames.get(w) for w in folded]
     unknown = sum(
         1
-        for w, z, f, s in zip(folded, zipfs, first, last, strict=True)
+        for z, f, s in zip(word_zipfs, first, last, strict=True)
         if z < 2.5 / ZIPF_CEILING and f is None and s is None
     )
     uniform = casing.uniform
@@ -240,9 +321,14 @@ def candidate_features(
     lower_share = lower / n_words
     mixed = 0.0 if uniform else 1.0
     zipf_max = max(zipfs)
+    score = 0.0 if candidate.score is None else float(candidate.score)
+    before = _word_before(text, candidate.start)
+    after = text[candidate.end : candidate.end + 2]
     return [
         1.0,
-        0.0 if candidate.score is None else float(candidate.score),
+        score,
+        math.log(max(score, 1e-3) / max(1.0 - score, 1e-3)) / 7,
+        0.0 if candidate.from_peer else score,
         1.0 if candidate.from_peer else 0.0,
         1.0 if candidate.label in candidate.other_types else 0.0,
         1.0 if candidate.other_types - {candidate.label} else 0.0,
@@ -268,9 +354,17 @@ def candidate_features(
         initials / max(1, len(tokens)),
         1.0 if at_start else 0.0,
         zipf_max if at_start else 0.0,
-        1.0 if _word_before(text, candidate.start) in HONORIFICS else 0.0,
+        1.0 if before in HONORIFICS else 0.0,
+        1.0 if before in tables.place_words else 0.0,
+        1.0 if before in tables.determiners else 0.0,
+        1.0 if _word_after(text, candidate.end) in tables.speech_verbs else 0.0,
+        1.0 if after in ("'s", "’s") else 0.0,
         casing.upper_share,
         1.0 if uniform else 0.0,
+        casing.code_share,
+        casing.shorthand_share,
+        title_share * casing.code_share,
+        title_share * casing.shorthand_share,
         title_share * mixed,
         lower_share * mixed,
         zipf_max * title_share * mixed,
@@ -283,5 +377,5 @@ def document_features(
     text: str, candidates: Sequence[Candidate], tables: NameTables
 ) -> list[list[float]]:
     """The features of every candidate of one document (its casing is computed once)."""
-    casing = DocumentCasing.of(text)
+    casing = DocumentCasing.of(text, tables)
     return [candidate_features(text, candidate, casing, tables) for candidate in candidates]

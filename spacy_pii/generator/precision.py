@@ -93,8 +93,12 @@ def precision_document(domain: str, index: int, seed: int, negatives: Sequence[s
     return {
         "text": text,
         "spans": [{"start": s, "end": e, "label": label} for s, e, label in rendered.spans],
-        "meta": {"source": f"precision/{domain}", "doc_id": doc_id,
-                 "split": split_of(domain, doc_id), "casing": casing},
+        "meta": {
+            "source": f"precision/{domain}",
+            "doc_id": doc_id,
+            "split": split_of(domain, doc_id),
+            "casing": casing,
+        },
     }
 
 

@@ -163,7 +163,9 @@ class PiiSpanRanker:
             if ranked is None:
                 continue
             if key not in rescored:
-                rescored[key] = list(doc.spans[key].attrs.get("scores") or [None] * len(doc.spans[key]))
+                rescored[key] = list(
+                    doc.spans[key].attrs.get("scores") or [None] * len(doc.spans[key])
+                )
             rescored[key][index] = ranked
         for key, scores in rescored.items():
             doc.spans[key] = _rescored(doc, doc.spans[key], scores)
