@@ -86,7 +86,7 @@ def make_pii_span_ranker(
             pipeline's.
     """
     settings = validated_settings(PiiSpanRankerSettings, "pii_span_ranker", locals())
-    return PiiSpanRanker(name, settings, language=settings.language or nlp.lang)
+    return PiiSpanRanker(name, settings, language=settings.language or str(nlp.lang))
 
 
 class PiiSpanRanker:
