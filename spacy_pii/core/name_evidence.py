@@ -1,0 +1,381 @@
+"""Lexical evidence for or against a candidate name, as numbers a ranker can weigh.
+
+A model that has never seen a word puts a name wherever one would fit. These features say
+what the word is: how common it is in the language (``wordfreq``'s Zipf scale, case-folded,
+so it is read together with the token's casing and its place in the sentence: a capitalised
+common word at a sentence start says little), whether it is a known first name or surname,
+clinical shorthand or a drug, what shape it has, and how the whole document is cased (in
+text written all in capitals or all in lower case, shape says little).
+
+Pure Python over strings and offsets: no spaCy. Every lookup is cached, and a document's
+casing is computed once, so the cost is linear in the text. The tables are per language
+(:class:`NameTables`); the word frequencies come from ``wordfreq`` for any language it
+covers, and a language without tables gets zeros for the table features.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from ..errors import ConfigError
+
+# Zipf 0 is "not seen"; wordfreq's scale tops out near 8 ("the" is 7.7 in English).
+ZIPF_CEILING = 8.0
+# log10 counts of the largest names (James: 5.2 M SSA births; Smith: 2.4 M in 2000).
+LOG_COUNT_CEILING = 7.0
+# The share of letters in capitals (or in lower case) above which a document's casing is
+# uniform, so that a word's shape no longer tells a name from a common word.
+UNIFORM_CASE_SHARE = 0.9
+HONORIFICS = frozenset(
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "miss",
+        "mx",
+        "dr",
+        "prof",
+        "sir",
+        "dame",
+        "lord",
+        "lady",
+        "judge",
+        "justice",
+        "rev",
+        "fr",
+        "sr",
+        "st",
+        "mme",
+        "mlle",
+        "herr",
+        "frau",
+        "sen",
+        "rep",
+        "gov",
+        "pres",
+        "capt",
+        "col",
+        "gen",
+        "lt",
+        "sgt",
+        "officer",
+        "nurse",
+        "doctor",
+        "uncle",
+        "aunt",
+    ]
+)
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*", re.UNICODE)
+_TOKEN = re.compile(r"\S+")
+_SYMBOLS = frozenset("_/\\@#=<>{}[]|~$%^*+:;`")
+# A token with a symbol of code, a digit, or an inner capital (``getUserById``, ``v2.4.1``).
+_CODE_TOKEN = re.compile(r"[_/\\@#=<>{}\[\]|~$%^*+`;:()]|\d|[a-z][A-Z]")
+_SENTENCE_END = frozenset('.!?\n:;"“”()[]•-*')
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "bias",
+    "score",
+    "score_logit",
+    "model_score",
+    "from_peer",
+    "other_source_same_type",
+    "other_source_other_type",
+    "n_words",
+    "log_chars",
+    "zipf_min",
+    "zipf_max",
+    "zipf_mean",
+    "unknown_word_share",
+    "first_name_share",
+    "surname_share",
+    "first_name_strength",
+    "surname_strength",
+    "shorthand_share",
+    "drug_share",
+    "all_caps",
+    "title_share",
+    "lower_share",
+    "camel_case",
+    "has_digit",
+    "has_symbol",
+    "single_letter_share",
+    "initial_share",
+    "sentence_start",
+    "common_word_at_start",
+    "honorific_before",
+    "place_word_before",
+    "determiner_before",
+    "speech_verb_after",
+    "possessive_after",
+    "doc_upper_share",
+    "doc_uniform_case",
+    "doc_code_share",
+    "doc_shorthand_share",
+    "title_in_code",
+    "title_in_shorthand",
+    "title_in_mixed_case",
+    "lower_in_mixed_case",
+    "common_title_word",
+    "label_org",
+    "label_location",
+)
+
+
+@dataclass(frozen=True)
+class NameTables:
+    """Per-language lexical tables: names with log10 counts, shorthand and drug forms.
+
+    ``shorthand`` keeps the case it is written in (``NPO``, ``q4h``); it is matched exactly,
+    and case-folded only where the document's casing is uniform.
+    """
+
+    language: str
+    first_names: Mapping[str, float] = field(default_factory=dict)
+    surnames: Mapping[str, float] = field(default_factory=dict)
+    shorthand: frozenset[str] = frozenset()
+    drugs: frozenset[str] = frozenset()
+    place_words: frozenset[str] = frozenset()
+    determiners: frozenset[str] = frozenset()
+    speech_verbs: frozenset[str] = frozenset()
+    shorthand_folded: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "shorthand_folded", frozenset(s.casefold() for s in self.shorthand)
+        )
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> NameTables:
+        """Tables from their JSON form (``training/build_name_tables.py`` writes it)."""
+        try:
+            return cls(
+                language=str(data["language"]),
+                first_names={str(k): float(v) for k, v in data.get("first_names", {}).items()},
+                surnames={str(k): float(v) for k, v in data.get("surnames", {}).items()},
+                shorthand=frozenset(str(s) for s in data.get("shorthand", ())),
+                drugs=frozenset(str(s) for s in data.get("drugs", ())),
+                place_words=frozenset(str(s) for s in data.get("place_words", ())),
+                determiners=frozenset(str(s) for s in data.get("determiners", ())),
+                speech_verbs=frozenset(str(s) for s in data.get("speech_verbs", ())),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise ConfigError(f"name tables: malformed data ({type(err).__name__})") from None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "language": self.language,
+            "first_names": dict(self.first_names),
+            "surnames": dict(self.surnames),
+            "shorthand": sorted(self.shorthand),
+            "drugs": sorted(self.drugs),
+            "place_words": sorted(self.place_words),
+            "determiners": sorted(self.determiners),
+            "speech_verbs": sorted(self.speech_verbs),
+        }
+
+
+@lru_cache(maxsize=8)
+def shipped_tables(language: str) -> NameTables:
+    """The tables shipped in ``spacy_pii/data`` for ``language``; empty ones if none ship."""
+    resource = resources.files("spacy_pii.data") / f"name_evidence_{language}.json.gz"
+    if not resource.is_file():
+        return NameTables(language=language)
+    return NameTables.from_dict(json.loads(gzip.decompress(resource.read_bytes())))
+
+
+@lru_cache(maxsize=200_000)
+def zipf(word: str, language: str) -> float:
+    """``wordfreq``'s Zipf frequency of ``word`` (case-folded by wordfreq), 0 when unseen."""
+    from wordfreq import zipf_frequency
+
+    return float(zipf_frequency(word, language))
+
+
+@dataclass(frozen=True)
+class DocumentCasing:
+    """How a document is written, computed once per document: its casing, and the share of
+    its whitespace tokens that look like code (symbols, digits, inner capitals) or are
+    clinical shorthand. In a log or a nursing note a capitalised word is rarely a name."""
+
+    upper_share: float
+    lower_share: float
+    code_share: float = 0.0
+    shorthand_share: float = 0.0
+
+    @property
+    def uniform(self) -> bool:
+        return max(self.upper_share, self.lower_share) >= UNIFORM_CASE_SHARE
+
+    @classmethod
+    def of(cls, text: str, tables: NameTables | None = None) -> DocumentCasing:
+        upper = lower = 0
+        for char in text:
+            if char.isupper():
+                upper += 1
+            elif char.islower():
+                lower += 1
+        letters = upper + lower
+        if not letters:
+            return cls(0.0, 0.0)
+        tokens = text.split()
+        code = sum(1 for t in tokens if _CODE_TOKEN.search(t))
+        shorthand = 0
+        if tables is not None and tables.shorthand:
+            uniform = max(upper, lower) / letters >= UNIFORM_CASE_SHARE
+            for token in tokens:
+                stripped = token.strip(".,;:()[]")
+                if stripped in tables.shorthand or (
+                    uniform and stripped.casefold() in tables.shorthand_folded
+                ):
+                    shorthand += 1
+        n = max(1, len(tokens))
+        return cls(upper / letters, lower / letters, code / n, shorthand / n)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One span to weigh: where it is, what a detector said, and what other detectors said.
+
+    ``other_types`` are the types that another detector gave to spans overlapping this one.
+    """
+
+    start: int
+    end: int
+    label: str
+    score: float | None
+    from_peer: bool
+    other_types: frozenset[str] = frozenset()
+
+
+def _sentence_start(text: str, start: int) -> bool:
+    index = start - 1
+    while index >= 0 and text[index] in " \t":
+        index -= 1
+    return index < 0 or text[index] in _SENTENCE_END
+
+
+def _word_before(text: str, start: int) -> str:
+    # Only a short look-back is needed for an honorific ("Dr. ", "Mrs ") or a preposition,
+    # which keeps the cost per candidate constant.
+    window = text[max(0, start - 16) : start]
+    words = _WORD.findall(window)
+    return words[-1].casefold() if words else ""
+
+
+def _word_after(text: str, end: int) -> str:
+    words = _WORD.findall(text[end : end + 16])
+    return words[0].casefold() if words else ""
+
+
+def _table_strength(value: float | None) -> float:
+    return 0.0 if value is None else min(value, LOG_COUNT_CEILING) / LOG_COUNT_CEILING
+
+
+def candidate_features(
+    text: str,
+    candidate: Candidate,
+    casing: DocumentCasing,
+    tables: NameTables,
+) -> list[float]:
+    """The features of one candidate, in the order of :data:`FEATURE_NAMES`."""
+    span = text[candidate.start : candidate.end]
+    words = _WORD.findall(span)
+    tokens = _TOKEN.findall(span)
+    language = tables.language
+    folded = [w.casefold() for w in words]
+    n_words = max(1, len(words))
+    word_zipfs = [zipf(w, language) / ZIPF_CEILING for w in folded]
+    zipfs = word_zipfs or [0.0]
+    first = [tables.first_names.get(w) for w in folded]
+    last = [tables.surnames.get(w) for w in folded]
+    unknown = sum(
+        1
+        for z, f, s in zip(word_zipfs, first, last, strict=True)
+        if z < 2.5 / ZIPF_CEILING and f is None and s is None
+    )
+    uniform = casing.uniform
+    shorthand = sum(
+        1
+        for token in tokens
+        if (stripped := token.strip(".,;:()[]")) in tables.shorthand
+        or (uniform and stripped.casefold() in tables.shorthand_folded)
+    )
+    drugs = sum(1 for w in folded if w in tables.drugs)
+    letters = [c for c in span if c.isalpha()]
+    all_caps = 1.0 if len(letters) > 1 and all(c.isupper() for c in letters) else 0.0
+    title = sum(1 for w in words if w[:1].isupper() and (len(w) == 1 or not w[1:].isupper()))
+    lower = sum(1 for w in words if w[:1].islower())
+    camel = any(re.search(r"[a-z][A-Z]", w) for w in words)
+    singles = sum(1 for w in words if len(w) == 1)
+    initials = sum(1 for t in tokens if re.fullmatch(r"[^\W\d_]\.", t))
+    at_start = _sentence_start(text, candidate.start)
+    title_share = title / n_words
+    lower_share = lower / n_words
+    mixed = 0.0 if uniform else 1.0
+    zipf_max = max(zipfs)
+    score = 0.0 if candidate.score is None else float(candidate.score)
+    before = _word_before(text, candidate.start)
+    after = text[candidate.end : candidate.end + 2]
+    return [
+        1.0,
+        score,
+        math.log(max(score, 1e-3) / max(1.0 - score, 1e-3)) / 7,
+        0.0 if candidate.from_peer else score,
+        1.0 if candidate.from_peer else 0.0,
+        1.0 if candidate.label in candidate.other_types else 0.0,
+        1.0 if candidate.other_types - {candidate.label} else 0.0,
+        min(len(words), 6) / 6,
+        min(len(span), 64) ** 0.5 / 8,
+        min(zipfs),
+        zipf_max,
+        sum(zipfs) / len(zipfs),
+        unknown / n_words,
+        sum(1 for f in first if f is not None) / n_words,
+        sum(1 for s in last if s is not None) / n_words,
+        max(_table_strength(f) for f in first) if first else 0.0,
+        max(_table_strength(s) for s in last) if last else 0.0,
+        shorthand / max(1, len(tokens)),
+        drugs / n_words,
+        all_caps,
+        title_share,
+        lower_share,
+        1.0 if camel else 0.0,
+        1.0 if any(c.isdigit() for c in span) else 0.0,
+        1.0 if any(c in _SYMBOLS for c in span) else 0.0,
+        singles / n_words,
+        initials / max(1, len(tokens)),
+        1.0 if at_start else 0.0,
+        zipf_max if at_start else 0.0,
+        1.0 if before in HONORIFICS else 0.0,
+        1.0 if before in tables.place_words else 0.0,
+        1.0 if before in tables.determiners else 0.0,
+        1.0 if _word_after(text, candidate.end) in tables.speech_verbs else 0.0,
+        1.0 if after in ("'s", "’s") else 0.0,
+        casing.upper_share,
+        1.0 if uniform else 0.0,
+        casing.code_share,
+        casing.shorthand_share,
+        title_share * casing.code_share,
+        title_share * casing.shorthand_share,
+        title_share * mixed,
+        lower_share * mixed,
+        zipf_max * title_share * mixed,
+        1.0 if candidate.label == "ORG" else 0.0,
+        1.0 if candidate.label == "LOCATION" else 0.0,
+    ]
+
+
+def document_features(
+    text: str, candidates: Sequence[Candidate], tables: NameTables
+) -> list[list[float]]:
+    """The features of every candidate of one document (its casing is computed once)."""
+    casing = DocumentCasing.of(text, tables)
+    return [candidate_features(text, candidate, casing, tables) for candidate in candidates]

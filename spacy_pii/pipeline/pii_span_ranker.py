@@ -1,0 +1,250 @@
+"""``pii_span_ranker``: rescore name, organisation and place candidates with lexical evidence.
+
+It runs after the detectors (``pii_ner``, ``pii_peer_spans``) and before ``pii_merge``. For
+each candidate of a ranked type in the groups it reads, it computes the evidence of
+:mod:`spacy_pii.core.name_evidence` (the detector's score, whether the other detector agrees,
+word frequency, name tables, clinical shorthand, shape, document casing) and replaces the
+score with the calibrated probability of :class:`spacy_pii.core.span_ranker.RankerModel`.
+The groups are rebuilt with their attrs positional (``scores``, ``detectors``, ``kinds``),
+so the merge's per-type thresholds act on the ranked probabilities. Spans of other types
+keep their scores.
+
+Settings come from the config. The data (the fitted model and the lexical tables) arrives
+through :meth:`PiiSpanRanker.initialize` (``training/fit_ranker.py`` fits it) and is saved by
+``to_disk``. Without a model the component changes nothing, so a pipeline can carry it
+before its ranker is fitted.
+"""
+
+from __future__ import annotations
+
+import bisect
+import gzip
+import json
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from spacy.language import Language
+from spacy.tokens import Doc, Span, SpanGroup
+from spacy.training import Example
+from spacy.util import SimpleFrozenList, from_disk, to_disk
+
+from ..core.name_evidence import Candidate, NameTables, document_features, shipped_tables
+from ..core.span_ranker import RankerModel
+from ..errors import ConfigError, validated_settings
+
+DEFAULT_SPAN_RANKER_CONFIG: dict[str, Any] = {
+    "candidate_keys": ["pii_ner", "pii_peer"],
+    "peer_keys": ["pii_peer"],
+    "compare_with": {"pii_ner": "pii_peer_entities", "pii_peer": "pii_ner"},
+    "types": ["PERSON", "ORG", "LOCATION"],
+    "language": None,
+}
+# Longer than any candidate: the span finder proposes at most 25 tokens, and the
+# guarded tokenizer caps a token's run; a longer span is simply compared less widely.
+MAX_SPAN_CHARS = 400
+
+
+class PiiSpanRankerSettings(BaseModel):
+    """``pii_span_ranker``'s settings, validated; built from the factory's arguments."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    candidate_keys: tuple[str, ...] = ("pii_ner", "pii_peer")
+    peer_keys: tuple[str, ...] = ("pii_peer",)
+    compare_with: dict[str, str] = Field(default_factory=dict)
+    types: tuple[str, ...] = ("PERSON", "ORG", "LOCATION")
+    language: str | None = Field(default=None, min_length=2)
+
+
+@Language.factory(
+    "pii_span_ranker",
+    assigns=["doc.spans"],
+    requires=["doc.spans"],
+    default_config=DEFAULT_SPAN_RANKER_CONFIG,
+)
+def make_pii_span_ranker(
+    nlp: Language,
+    name: str,
+    candidate_keys: list[str],
+    peer_keys: list[str],
+    compare_with: dict[str, str],
+    types: list[str],
+    language: str | None,
+) -> PiiSpanRanker:
+    """Replace the scores of ranked candidates with the ranker's probabilities.
+
+    Args:
+        candidate_keys: the span groups to rescore; a group absent from a doc is skipped.
+        peer_keys: which of them hold a peer's spans (one score per type, so the ranker
+            reads the source instead).
+        compare_with: per candidate group, the group of the other detector whose
+            overlapping spans say whether it agrees (and with which type).
+        types: the public types to rescore; other spans keep their scores.
+        language: the language of the word frequencies and name tables; ``null`` is the
+            pipeline's.
+    """
+    settings = validated_settings(PiiSpanRankerSettings, "pii_span_ranker", locals())
+    return PiiSpanRanker(name, settings, language=settings.language or str(nlp.lang))
+
+
+class PiiSpanRanker:
+    """The ``pii_span_ranker`` component: see the module docstring."""
+
+    def __init__(self, name: str, settings: PiiSpanRankerSettings, *, language: str) -> None:
+        self.name = name
+        self.settings = settings
+        self.language = language
+        self.model: RankerModel | None = None
+        self.tables: NameTables = NameTables(language=language)
+
+    def initialize(
+        self,
+        get_examples: Callable[[], Iterable[Example]] | None = None,
+        *,
+        nlp: Language | None = None,
+        model: dict[str, Any] | None = None,
+        tables: dict[str, Any] | None = None,
+    ) -> None:
+        """Load the fitted model and the lexical tables; both optional.
+
+        Args:
+            model: a :class:`~spacy_pii.core.span_ranker.RankerModel` as a mapping
+                (``srsly.read_json.v1``); none leaves the scores as they are.
+            tables: :class:`~spacy_pii.core.name_evidence.NameTables` as a mapping; the
+                tables shipped for the language if absent.
+
+        Raises:
+            ConfigError: a malformed model, or model and tables for another language.
+        """
+        self.tables = NameTables.from_dict(tables) if tables else shipped_tables(self.language)
+        self.model = RankerModel.from_dict(model) if model is not None else None
+        for data_language in {self.tables.language, getattr(self.model, "language", None)}:
+            if data_language is not None and data_language != self.language:
+                raise ConfigError(
+                    f"pii_span_ranker: data for {data_language!r}, pipeline language "
+                    f"{self.language!r}"
+                )
+
+    def candidate_rows(self, doc: Doc) -> list[tuple[str, int, Candidate, list[float]]]:
+        """Per ranked candidate: its group key, its index there, the candidate, its features.
+
+        ``training/fit_ranker.py`` reads the same rows to fit the model it then loads.
+        """
+        wanted = set(self.settings.types)
+        text = doc.text
+        rows: list[tuple[str, int, Candidate, list[float]]] = []
+        for key in self.settings.candidate_keys:
+            group = doc.spans.get(key)
+            if group is None or not len(group):
+                continue
+            indices = [i for i, span in enumerate(group) if span.label_ in wanted]
+            if not indices:
+                continue
+            other = doc.spans.get(self.settings.compare_with.get(key, ""), ())
+            others = sorted((s.start_char, s.end_char, s.label_) for s in other)
+            other_starts = [s for s, _, _ in others]
+            scores = group.attrs.get("scores") or [None] * len(group)
+            from_peer = key in self.settings.peer_keys
+            candidates = [
+                _candidate(group[i], scores[i], from_peer, others, other_starts) for i in indices
+            ]
+            features = document_features(text, candidates, self.tables)
+            rows.extend(zip([key] * len(indices), indices, candidates, features, strict=True))
+        return rows
+
+    def __call__(self, doc: Doc) -> Doc:
+        if self.model is None:
+            return doc
+        rescored: dict[str, list[float | None]] = {}
+        for key, index, candidate, features in self.candidate_rows(doc):
+            ranked = self.model.probability(candidate.label, features)
+            if ranked is None:
+                continue
+            if key not in rescored:
+                rescored[key] = list(
+                    doc.spans[key].attrs.get("scores") or [None] * len(doc.spans[key])
+                )
+            rescored[key][index] = ranked
+        for key, scores in rescored.items():
+            doc.spans[key] = _rescored(doc, doc.spans[key], scores)
+        return doc
+
+    # -- serialization: data only; the settings live in config.cfg ----------------
+
+    def _write(self, path: Path) -> None:
+        path.mkdir(parents=True, exist_ok=True)
+        model_file = path / "model.json"
+        if self.model is None:
+            model_file.unlink(missing_ok=True)
+        else:
+            model_file.write_text(json.dumps(self.model.to_dict(), indent=1) + "\n", "utf-8")
+        payload = json.dumps(self.tables.to_dict(), ensure_ascii=False, sort_keys=True)
+        (path / "tables.json.gz").write_bytes(gzip.compress(payload.encode("utf-8"), mtime=0))
+
+    def _read(self, path: Path) -> None:
+        model_file, tables_file = path / "model.json", path / "tables.json.gz"
+        model = json.loads(model_file.read_text("utf-8")) if model_file.exists() else None
+        tables = (
+            json.loads(gzip.decompress(tables_file.read_bytes())) if tables_file.exists() else None
+        )
+        self.initialize(model=model, tables=tables)
+
+    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()) -> None:
+        to_disk(path, {"data": self._write}, exclude)
+
+    def from_disk(
+        self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()
+    ) -> PiiSpanRanker:
+        from_disk(path, {"data": self._read}, exclude)
+        return self
+
+    def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
+        import srsly
+
+        data = {"model": self.model.to_dict() if self.model else None}
+        data["tables"] = self.tables.to_dict()
+        return srsly.msgpack_dumps(data)
+
+    def from_bytes(
+        self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()
+    ) -> PiiSpanRanker:
+        import srsly
+
+        data = srsly.msgpack_loads(bytes_data)
+        self.initialize(model=data.get("model"), tables=data.get("tables"))
+        return self
+
+
+def _candidate(
+    span: Span,
+    score: float | None,
+    from_peer: bool,
+    others: list[tuple[int, int, str]],
+    other_starts: list[int],
+) -> Candidate:
+    start, end = span.start_char, span.end_char
+    # The other group is sorted by start; an overlapping span starts before this one ends
+    # and no more than MAX_SPAN_CHARS before it starts, so the scan per span is bounded.
+    other_types = set()
+    index = bisect.bisect_left(other_starts, end) - 1
+    while index >= 0 and others[index][0] > start - MAX_SPAN_CHARS:
+        if others[index][1] > start:
+            other_types.add(others[index][2])
+        index -= 1
+    return Candidate(
+        start=start,
+        end=end,
+        label=span.label_,
+        score=None if score is None else float(score),
+        from_peer=from_peer,
+        other_types=frozenset(other_types),
+    )
+
+
+def _rescored(doc: Doc, group: SpanGroup, scores: list[float | None]) -> SpanGroup:
+    rebuilt = SpanGroup(doc, name=group.name, spans=list(group))
+    rebuilt.attrs.update(group.attrs)
+    rebuilt.attrs["scores"] = scores
+    return rebuilt

@@ -1,0 +1,121 @@
+"""The span ranker's lexical evidence: each feature reads what its name says."""
+
+from __future__ import annotations
+
+import pytest
+
+from spacy_pii.core.name_evidence import (
+    FEATURE_NAMES,
+    Candidate,
+    DocumentCasing,
+    NameTables,
+    candidate_features,
+    document_features,
+    shipped_tables,
+)
+from spacy_pii.errors import ConfigError
+
+TABLES = NameTables(
+    language="en",
+    first_names={"mary": 6.5, "will": 5.7},
+    surnames={"smith": 6.4, "foley": 4.5},
+    shorthand=frozenset({"NPO", "PRN", "q4h", "BMP"}),
+    drugs=frozenset({"zosyn", "lasix"}),
+)
+
+
+def _features(text: str, fragment: str, **kwargs) -> dict[str, float]:
+    start = text.index(fragment)
+    candidate = Candidate(
+        start=start,
+        end=start + len(fragment),
+        label=kwargs.pop("label", "PERSON"),
+        score=kwargs.pop("score", 0.6),
+        from_peer=kwargs.pop("from_peer", False),
+        other_types=frozenset(kwargs.pop("other_types", ())),
+    )
+    row = candidate_features(text, candidate, DocumentCasing.of(text), TABLES)
+    return dict(zip(FEATURE_NAMES, row, strict=True))
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment", "feature", "expected"),
+    [
+        ("We met Mary Smith today.", "Mary Smith", "first_name_share", 0.5),
+        ("We met Mary Smith today.", "Mary Smith", "surname_share", 0.5),
+        ("We met Mary Smith today.", "Mary Smith", "title_share", 1.0),
+        ("We met Mary Smith today.", "Mary Smith", "sentence_start", 0.0),
+        ("Today was long. Mary left.", "Mary", "sentence_start", 1.0),
+        ("Seen by Dr. Foley on rounds.", "Foley", "honorific_before", 1.0),
+        ("Pt NPO after midnight, Zosyn q4h.", "NPO", "shorthand_share", 1.0),
+        ("Pt NPO after midnight, Zosyn q4h.", "Zosyn", "drug_share", 1.0),
+        ("call getUserById now", "getUserById", "camel_case", 1.0),
+        ("colour #1E90FF set", "#1E90FF", "has_digit", 1.0),
+        ("colour #1E90FF set", "#1E90FF", "has_symbol", 1.0),
+        ("Signed J. K. Rowling", "J. K.", "initial_share", 1.0),
+        ("PATIENT SEEN BY MARY", "MARY", "all_caps", 1.0),
+        ("PATIENT SEEN BY MARY", "MARY", "doc_uniform_case", 1.0),
+        ("PATIENT SEEN BY MARY", "MARY", "title_in_mixed_case", 0.0),
+        ("patient seen by mary", "mary", "lower_share", 1.0),
+        ("Patient SEEN by mary", "mary", "lower_in_mixed_case", 1.0),
+    ],
+)
+def test_feature_reads_its_evidence(text, fragment, feature, expected):
+    assert _features(text, fragment)[feature] == pytest.approx(expected)
+
+
+def test_shorthand_matches_case_folded_only_in_uniformly_cased_text():
+    assert _features("Pt is npo and stable, Dr. Mary Smith aware.", "npo")["shorthand_share"] == 0
+    assert _features("pt is npo and stable", "npo")["shorthand_share"] == 1
+
+
+def test_a_common_word_at_a_sentence_start_carries_its_frequency():
+    common = _features("The plan. Will continue.", "Will")
+    rare = _features("The plan. Xqzvor continue.", "Xqzvor")
+    assert common["common_word_at_start"] > 0.5
+    assert rare["common_word_at_start"] == 0.0
+    assert rare["unknown_word_share"] == 1.0
+    assert common["zipf_max"] > rare["zipf_max"]
+
+
+def test_other_detectors_agreement_by_type():
+    same = _features("I saw Mary there", "Mary", other_types={"PERSON"})
+    other = _features("I saw Mary there", "Mary", other_types={"ORG"})
+    assert (same["other_source_same_type"], same["other_source_other_type"]) == (1.0, 0.0)
+    assert (other["other_source_same_type"], other["other_source_other_type"]) == (0.0, 1.0)
+
+
+def test_every_candidate_gets_one_value_per_feature_name():
+    text = "Mary Smith saw Dr. Foley."
+    candidates = [Candidate(0, 10, "PERSON", 0.9, False), Candidate(19, 24, "ORG", None, True)]
+    rows = document_features(text, candidates, TABLES)
+    assert [len(row) for row in rows] == [len(FEATURE_NAMES)] * 2
+    assert rows[1][FEATURE_NAMES.index("score")] == 0.0
+    assert rows[1][FEATURE_NAMES.index("label_org")] == 1.0
+
+
+def test_a_span_without_letters_has_features_too():
+    row = _features("build 1234 done", "1234")
+    assert row["has_digit"] == 1.0 and row["zipf_max"] == 0.0 and row["first_name_share"] == 0
+
+
+def test_document_casing_shares():
+    casing = DocumentCasing.of("ABC def")
+    assert (casing.upper_share, casing.lower_share) == (0.5, 0.5)
+    assert not casing.uniform
+    assert DocumentCasing.of("1234 !!").upper_share == 0.0
+
+
+def test_tables_round_trip_and_malformed_tables_are_refused():
+    assert NameTables.from_dict(TABLES.to_dict()) == TABLES
+    with pytest.raises(ConfigError):
+        NameTables.from_dict({"language": "en", "first_names": {"mary": "many"}})
+
+
+def test_shipped_english_tables_know_names_shorthand_and_drugs():
+    tables = shipped_tables("en")
+    assert tables.first_names["mary"] > 6 and tables.surnames["smith"] > 6
+    assert {"NPO", "PRN"} <= tables.shorthand
+    assert "furosemide" in tables.drugs
+    # A language without tables gets empty ones, so its table features read zero.
+    assert shipped_tables("xx").first_names == {}

@@ -1,0 +1,163 @@
+"""``pii_span_ranker``: rescoring, data round trip, settings, scorer, and the shipped ranker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc, Span, SpanGroup
+from spacy.training import Example
+
+from spacy_pii.core.name_evidence import FEATURE_NAMES, NameTables
+from spacy_pii.core.span_ranker import RANKER_FORMAT, RankerModel, TypeModel
+from spacy_pii.errors import ConfigError
+
+SHIPPED = Path(__file__).resolve().parents[1] / "spacy_pii" / "models" / "en_pii_default"
+TABLES = NameTables(
+    language="en",
+    first_names={"mary": 6.5},
+    surnames={"smith": 6.4},
+    shorthand=frozenset({"NPO", "BMP"}),
+)
+
+
+@Language.component("test_capitalised_candidates")
+def capitalised_candidates(doc: Doc) -> Doc:
+    """Every capitalised word is a PERSON candidate scored 0.6, as a careless model would."""
+    spans = [Span(doc, t.i, t.i + 1, label="PERSON") for t in doc if t.text[:1].isupper()]
+    group = SpanGroup(doc, name="pii_ner", spans=spans)
+    group.attrs["scores"] = [0.6] * len(group)
+    group.attrs["detectors"] = ["test"] * len(group)
+    group.attrs["kinds"] = ["model"] * len(group)
+    doc.spans["pii_ner"] = group
+    return doc
+
+
+def _model() -> dict:
+    """Names in the tables score high, shorthand low: weights by hand, on raw features."""
+    weights = [0.0] * len(FEATURE_NAMES)
+    weights[FEATURE_NAMES.index("first_name_share")] = 4.0
+    weights[FEATURE_NAMES.index("surname_share")] = 4.0
+    weights[FEATURE_NAMES.index("shorthand_share")] = -4.0
+    n = len(FEATURE_NAMES)
+    person = TypeModel(mean=(0.0,) * n, scale=(1.0,) * n, weights=tuple(weights), intercept=-1.0)
+    return RankerModel("en", FEATURE_NAMES, {"PERSON": person}, {"test": True}).to_dict()
+
+
+def _pipeline() -> Language:
+    nlp = spacy.blank("en")
+    nlp.add_pipe("test_capitalised_candidates")
+    nlp.add_pipe("pii_span_ranker", config={"candidate_keys": ["pii_ner"], "peer_keys": []})
+    nlp.add_pipe(
+        "pii_merge",
+        config={
+            "candidate_keys": ["pii_ner"],
+            "thresholds": {"PERSON": 0.5},
+            "propagate": {"types": []},
+        },
+    )
+    nlp.get_pipe("pii_span_ranker").initialize(model=_model(), tables=TABLES.to_dict())
+    return nlp
+
+
+def _persons(doc: Doc) -> list[str]:
+    return [span.text for span in doc.spans["pii"] if span.label_ == "PERSON"]
+
+
+def test_ranker_drops_shorthand_and_keeps_a_known_name():
+    doc = _pipeline()("Pt NPO, BMP sent. Mary Smith at bedside.")
+    assert _persons(doc) == ["Mary", "Smith"]
+    group = doc.spans["pii_ner"]
+    assert len(group.attrs["scores"]) == len(group) == len(group.attrs["detectors"])
+
+
+def test_without_a_model_the_scores_are_left_alone():
+    nlp = _pipeline()
+    nlp.get_pipe("pii_span_ranker").initialize(model=None, tables=TABLES.to_dict())
+    doc = nlp("Pt NPO. Mary came.")
+    assert doc.spans["pii_ner"].attrs["scores"] == [0.6, 0.6, 0.6]
+
+
+def test_data_round_trips_through_disk(tmp_path):
+    nlp = _pipeline()
+    nlp.to_disk(tmp_path / "pipeline")
+    loaded = spacy.load(tmp_path / "pipeline")
+    text = "Pt NPO, BMP sent. Mary Smith at bedside."
+    assert _persons(loaded(text)) == _persons(nlp(text))
+    ranker = loaded.get_pipe("pii_span_ranker")
+    assert ranker.tables == TABLES
+    assert ranker.model.to_dict() == nlp.get_pipe("pii_span_ranker").model.to_dict()
+    again = loaded.get_pipe("pii_span_ranker").from_bytes(ranker.to_bytes())
+    assert again.model.to_dict() == ranker.model.to_dict()
+
+
+def test_settings_are_validated():
+    with pytest.raises(ConfigError):
+        spacy.blank("en").add_pipe("pii_span_ranker", config={"language": "x"})
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"format": "other"}, {"feature_names": ["bias"]}, {"types": {"PERSON": {"mean": [0.0]}}}],
+)
+def test_a_model_for_other_features_or_malformed_is_refused(change):
+    with pytest.raises(ConfigError):
+        RankerModel.from_dict({**_model(), **change})
+    assert RankerModel.from_dict(_model()).to_dict()["format"] == RANKER_FORMAT
+
+
+def test_data_for_another_language_is_refused():
+    ranker = spacy.blank("de").add_pipe("pii_span_ranker")
+    with pytest.raises(ConfigError):
+        ranker.initialize(model=_model(), tables=TABLES.to_dict())
+
+
+def test_nlp_evaluate_scores_the_ranked_spans():
+    nlp = _pipeline()
+    text = "Pt NPO today. Mary came."
+    reference = nlp.make_doc(text)
+    reference.spans["pii"] = [reference.char_span(14, 18, label="PERSON")]
+    scores = nlp.evaluate([Example(nlp.make_doc(text), reference)])
+    assert scores["spans_pii_p"] == 1.0 and scores["spans_pii_r"] == 1.0
+
+
+@pytest.fixture(scope="module")
+def shipped() -> Language:
+    if not (SHIPPED / "pii_span_ranker").exists():
+        pytest.skip("no ranked shipped model in this build (spacy_pii/models/en_pii_default)")
+    return spacy.load(SHIPPED)
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "Pt NPO after MN, BMP/CBC in AM. PRN Tylenol, VSS, A&Ox3, SCDs on, HOB > 30.",
+        pytest.param(
+            "NEURO: A&OX3, PERRLA. RESP: LS CTA, 2L NC. GI: NPO, +BS. GU: UOP 40 CC/HR, SCDS ON.",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="measured 1 Dec: PERRLA ranks 0.127, over the LOSO PERSON threshold 0.10",
+            ),
+        ),
+        "cv: nsr on tele, bp stable. plan: cont lasix 40 iv bid, am labs, pt/ot eval, sw dispo.",
+    ],
+)
+def test_shipped_ranker_finds_no_name_in_clinical_shorthand(shipped, note):
+    assert _persons(shipped(note)) == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="measured 1 Dec: at the leave-one-set-out PERSON threshold 0.10, which the social "
+    "sets' leak margin needs, the ranker keeps the eponym Foley (0.82) and the brand Zosyn "
+    "(0.54, absent from the DrugBank table); issue 23 keeps this open",
+)
+def test_shipped_ranker_finds_no_name_in_eponyms_and_drug_brands(shipped):
+    assert _persons(shipped("Foley to gravity, Zosyn q8h, PRN Tylenol.")) == []
+
+
+def test_shipped_ranker_still_finds_a_known_name(shipped):
+    doc = shipped("Pt's daughter Maria Gonzalez at bedside. Dr. Patel notified of K 3.1.")
+    assert {"Maria Gonzalez", "Patel"} <= set(_persons(doc))

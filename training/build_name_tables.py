@@ -1,0 +1,184 @@
+"""Build the compact lexical tables that the span ranker's features read.
+
+    python training/build_name_tables.py --lexicons ../shared/lexicons \
+        --out spacy_pii/data/name_evidence_en.json.gz
+
+Sources (public domain or permissive; corpus/SOURCES.md, "Name evidence tables"):
+- first names: SSA births 1880-2017 (``ssa_first_names.tsv``) and the 1990 Census first names;
+- surnames: the 2000/1990/2010 Census surname lists (``us_census_surnames.tsv``);
+- clinical shorthand: the note-mined short forms (Vanderbilt, Stetson, Columbia; CC BY 4.0)
+  and the Wikipedia list of medical abbreviations from the Meta-Inventory, plus medspacy's
+  section headers (MIT);
+- drug names: the DrugBank-backed (CC0) variants of ``drug_names_drugbank_cc0.tsv``.
+
+Each name keeps log10 of its count, so that a feature can tell ``Mary`` (3.5 M births) from a
+string five babies were given. The cut-offs keep the file small (a few hundred KB gzipped)
+and drop the tail where every word of English is somebody's name.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+import math
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+ROOT = Path(__file__).resolve().parents[1]
+# Names given to fewer babies than this over 138 years, or surnames held by fewer people
+# in the 2000 Census, are too rare to be evidence, and they are where ordinary words sit.
+MIN_FIRST_NAME_BIRTHS = 100
+MIN_SURNAME_COUNT = 300
+# Shorthand sources whose entries are note shorthand (SOURCES.md of the lexicons: the
+# Berman and imantsm lists lean to pathology and research vocabulary).
+SHORTHAND_SOURCES = {
+    "vanderbilt_clinic_notes",
+    "vanderbilt_discharge_summaries",
+    "stetson_signout",
+    "columbia_obgyn",
+    "wikipedia_2018",
+}
+MIN_DRUG_CHARS = 4
+# Context words of English, written here: a preposition of place before a capitalised word
+# ("in Florence", "to Prato"), a determiner (names rarely follow "the"), and a verb of
+# speech after one ("Percy said").
+PLACE_WORDS = [
+    "in",
+    "at",
+    "to",
+    "from",
+    "near",
+    "into",
+    "across",
+    "via",
+    "toward",
+    "towards",
+    "through",
+    "around",
+    "outside",
+]
+DETERMINERS = [
+    "the",
+    "a",
+    "an",
+    "this",
+    "that",
+    "these",
+    "those",
+    "his",
+    "her",
+    "its",
+    "our",
+    "their",
+    "my",
+    "your",
+    "every",
+    "each",
+]
+SPEECH_VERBS = [
+    "said",
+    "says",
+    "asked",
+    "replied",
+    "answered",
+    "cried",
+    "shouted",
+    "whispered",
+    "told",
+    "wrote",
+    "added",
+    "explained",
+    "laughed",
+    "smiled",
+    "nodded",
+    "insisted",
+    "continued",
+    "muttered",
+    "exclaimed",
+]
+
+
+def _first_names(lexicons: Path) -> dict[str, float]:
+    names: dict[str, float] = {}
+    with (lexicons / "ssa_first_names.tsv").open(encoding="utf-8") as handle:
+        for row in csv.DictReader(handle, delimiter="\t"):
+            total = int(row["total"])
+            if total >= MIN_FIRST_NAME_BIRTHS:
+                key = row["name"].casefold()
+                names[key] = max(names.get(key, 0.0), round(math.log10(total), 2))
+    with (lexicons / "us_census_first_names_1990.tsv").open(encoding="utf-8") as handle:
+        for row in csv.DictReader(handle, delimiter="\t"):
+            # percent_of_sex of about 90 million people of one sex in 1990.
+            count = max(1.0, float(row["percent_of_sex"]) / 100 * 9.0e7)
+            key = row["name"].casefold()
+            names[key] = max(names.get(key, 0.0), round(math.log10(count), 2))
+    return names
+
+
+def _surnames(lexicons: Path) -> dict[str, float]:
+    names: dict[str, float] = {}
+    with (lexicons / "us_census_surnames.tsv").open(encoding="utf-8") as handle:
+        for row in csv.DictReader(handle, delimiter="\t"):
+            count = int(row["count_2000"] or 0)
+            if count >= MIN_SURNAME_COUNT:
+                names[row["name"].casefold()] = round(math.log10(count), 2)
+    return names
+
+
+def _shorthand(lexicons: Path) -> list[str]:
+    forms: set[str] = set()
+    notes = (lexicons / "clinical_abbreviations_from_notes.txt").read_text(encoding="utf-8")
+    forms.update(line.strip() for line in notes.splitlines() if line.strip())
+    with (lexicons / "clinical_abbreviations.jsonl").open(encoding="utf-8") as handle:
+        for line in handle:
+            entry = json.loads(line)
+            if SHORTHAND_SOURCES & set(entry["sources"]):
+                forms.update(entry["forms"])
+    with (lexicons / "medspacy_clinical_phrases.jsonl").open(encoding="utf-8") as handle:
+        for line in handle:
+            entry = json.loads(line)
+            if entry["kind"] == "section_header":
+                forms.add(entry["literal"].rstrip(":").strip())
+    return sorted(form for form in forms if form and len(form) <= 40)
+
+
+def _drugs(lexicons: Path) -> list[str]:
+    found: set[str] = set()
+    with (lexicons / "drug_names_drugbank_cc0.tsv").open(encoding="utf-8") as handle:
+        for row in csv.DictReader(handle, delimiter="\t"):
+            if row["drugbank"] != "1":
+                continue
+            for value in (row["variant"], row["canonical"]):
+                word = value.strip()
+                if len(word) >= MIN_DRUG_CHARS and word.isalpha():
+                    found.add(word.casefold())
+    return sorted(found)
+
+
+def main(
+    lexicons: Annotated[Path, typer.Option()] = ROOT.parent / "shared" / "lexicons",
+    out: Annotated[Path, typer.Option()] = ROOT / "spacy_pii" / "data" / "name_evidence_en.json.gz",
+) -> None:
+    tables = {
+        "language": "en",
+        "sources": "corpus/SOURCES.md, Name evidence tables",
+        "first_names": _first_names(lexicons),
+        "surnames": _surnames(lexicons),
+        "shorthand": _shorthand(lexicons),
+        "drugs": _drugs(lexicons),
+        "place_words": PLACE_WORDS,
+        "determiners": DETERMINERS,
+        "speech_verbs": SPEECH_VERBS,
+    }
+    payload = json.dumps(tables, ensure_ascii=False, sort_keys=True).encode("utf-8")
+    # mtime=0: the same tables give the same bytes.
+    out.write_bytes(gzip.compress(payload, mtime=0))
+    sizes = {key: len(value) for key, value in tables.items() if isinstance(value, dict | list)}
+    print(f"wrote {out} ({out.stat().st_size // 1024} KB): {sizes}")
+
+
+if __name__ == "__main__":
+    typer.run(main)
