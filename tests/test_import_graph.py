@@ -29,7 +29,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("spacy_pii.detectors", "spacy_pii.redaction", "spacy_pii.adapters"),
     ("spacy_pii.evaluation",),
     # spaCy components; training-time helpers and the corpus generator.
-    ("spacy_pii.pipeline", "spacy_pii.training", "spacy_pii.generator"),
+    ("spacy_pii.pipeline", "spacy_pii.learning", "spacy_pii.generator"),
     # Building, loading and releasing pipelines.
     ("spacy_pii.assembly",),
     # Reading and writing records: files, streams, DataFrames, windows; tables by column.

@@ -1,4 +1,4 @@
-"""Gold DocBins for training (spacy_pii.training.gold_docs)."""
+"""Gold DocBins for training (spacy_pii.learning.gold_docs)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from spacy.tokens import DocBin
 
 from spacy_pii.errors import UnknownType
 from spacy_pii.evaluation.documents import Document, read_documents
-from spacy_pii.training.gold_docs import documents_to_docbin, gold_doc, model_types
+from spacy_pii.learning.gold_docs import documents_to_docbin, gold_doc, model_types
 
 EXTERNAL = Path(__file__).resolve().parents[1] / "corpus" / "external"
 

@@ -2,7 +2,7 @@
 
 ``spacy train`` leaves frozen components uninitialized and disabled while the others
 initialize, so the transformer's listeners would never learn their width. The config's
-``before_init`` callback (``spacy_pii.training.callbacks``, an entry point) initializes
+``before_init`` callback (``spacy_pii.learning.callbacks``, an entry point) initializes
 the backbone and sets it.
 This test runs that initialization the way ``spacy train`` does, on two gold documents.
 """
@@ -57,7 +57,7 @@ def test_frozen_backbone_initializes_as_spacy_train_does():
     from spacy.util import load_config, load_model_from_config
 
     from spacy_pii.evaluation.documents import Document, Span
-    from spacy_pii.training.gold_docs import gold_doc
+    from spacy_pii.learning.gold_docs import gold_doc
 
     config = load_config(
         REPO / "configs" / "trf_frozen.cfg",

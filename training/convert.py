@@ -5,7 +5,7 @@
 
 Gold goes to the model's keys (``pii_ner``, and ``pii_candidates`` for the span finder) and
 to ``doc.spans["pii"]`` (what the whole pipeline should output). The logic is
-:func:`spacy_pii.training.gold_docs.documents_to_docbin`. Spans that still misalign
+:func:`spacy_pii.learning.gold_docs.documents_to_docbin`. Spans that still misalign
 after token splitting are counted and printed per type (never dropped in silence), and a
 share above ``--max-misaligned`` fails the conversion. A report of the counts,
 ``<output stem>.conversion.json``, is written beside the output.
@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 
 from spacy_pii.evaluation.documents import read_documents
-from spacy_pii.training.gold_docs import ConversionReport, documents_to_docbin
+from spacy_pii.learning.gold_docs import ConversionReport, documents_to_docbin
 
 
 def _names(value: str | None) -> list[str] | None:

@@ -27,7 +27,7 @@ from spacy_pii.evaluation.documents import Document
 from spacy_pii.generator.corpus import read_jsonl, write_jsonl
 from spacy_pii.generator.multilingual import EUROPEANA_HELD_OUT_FRACTION, build_ml_corpus
 from spacy_pii.generator.real_text import load_real_text
-from spacy_pii.training.gold_docs import ConversionReport, documents_to_docbin
+from spacy_pii.learning.gold_docs import ConversionReport, documents_to_docbin
 
 NER_TYPES = ("PERSON",)
 NER_KEYS = ("pii_ner", "pii_candidates")
