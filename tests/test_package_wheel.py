@@ -43,6 +43,7 @@ PIPE_NAMES = [
     "pii_ner",
     "pii_peer_tagger",
     "pii_peer_spans",
+    "pii_span_ranker",
     "pii_merge",
 ]
 # One text with a name for pii_ner and two structured values for pii_rules: an RFC 5322

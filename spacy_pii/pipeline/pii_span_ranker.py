@@ -53,7 +53,9 @@ class PiiSpanRankerSettings(BaseModel):
 
     candidate_keys: tuple[str, ...] = ("pii_ner", "pii_peer")
     peer_keys: tuple[str, ...] = ("pii_peer",)
-    compare_with: dict[str, str] = Field(default_factory=dict)
+    compare_with: dict[str, str] = Field(
+        default_factory=lambda: dict(DEFAULT_SPAN_RANKER_CONFIG["compare_with"])
+    )
     types: tuple[str, ...] = ("PERSON", "ORG", "LOCATION")
     language: str | None = Field(default=None, min_length=2)
 
