@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy
 import pytest
 import spacy
-from thinc.api import Model, Linear, NumpyOps, chain
+from thinc.api import Linear, Model, NumpyOps, chain
 from threadpoolctl import threadpool_info, threadpool_limits
 
 import spacy_pii

@@ -45,7 +45,8 @@ def test_project_file_names_the_documented_workflows():
     commands = {c["name"] for c in config["commands"]}
     assert config["workflows"]["all"] == [
         "corpus", "vectors", "convert", "train", "evaluate", "calibrate", "peer-silver",
-        "train-peer", "add-peer", "fit-ranker", "evaluate-real", "evaluate-real-wide", "gate", "package",
+        "train-peer", "add-peer", "fit-ranker", "evaluate-real", "evaluate-real-wide", "gate",
+        "package",
     ]  # fmt: skip
     for workflow in config["workflows"].values():
         assert set(workflow) <= commands
