@@ -9,9 +9,9 @@ on a busy machine), so the sizes are those where the caches no longer matter: li
 code measured 4.4 to 5.0 times for five times the text from 200,000 to 1,000,000. The
 tests assert the ratio of CPU times (:func:`~spacy_pii.benchmark.hostile.growth_ratio`:
 both sizes warmed, each call on a text no cache has seen, the fastest of several calls),
-never a wall-clock time. A quadratic step shows as 100 times; the limit of 13 leaves a
-linear pipeline room for a busy machine (the worst ratio seen with two busy loops on both
-cores is in docs/long-documents.md). What each model call holds, independently of the
+never a wall-clock time. A quadratic step shows as 100 times; the limit of 20 leaves a
+linear pipeline room for a busy machine (the ratios measured are in
+docs/long-documents.md). What each model call holds, independently of the
 machine, is counted in tests/test_long_documents.py. The other tests pin what the
 tokenizer's guard and the token split must keep: spaCy's tokens on ordinary text, the
 exact text, and the doc's data across a split.
@@ -33,13 +33,17 @@ from spacy_pii.io.stream import load_redaction_pipeline
 from spacy_pii.pipeline.guarded_tokenizer import PIECE_CHARS, GuardedTokenizer, guard
 
 SMALL, LARGE = 100_000, 1_000_000
-MAX_GROWTH = 13.0
+# Linear code measured 8.4 to 12.7 times here (docs/long-documents.md); one run of the whole
+# test command on a quiet machine saw glued_cards through the rules and pii_redact above 13,
+# so the limit leaves that room. An n log n step shows as about 11 times, a quadratic one as
+# 100 times.
+MAX_GROWTH = 20.0
 
 
 def _growth(nlp, family: str) -> float:
     nlp.max_length = max(nlp.max_length, LARGE + 100)
     build = FAMILIES[family]
-    growth = growth_ratio(nlp, build(SMALL), build(LARGE), rounds=3, limit=MAX_GROWTH)
+    growth = growth_ratio(nlp, build(SMALL), build(LARGE), rounds=5, limit=MAX_GROWTH)
     print(f"growth {family} {growth:.2f}")  # shown by pytest -rP: the worst ratio seen
     return growth
 
