@@ -40,6 +40,16 @@ class UnknownLanguage(ConfigError):
         super().__init__(f"no language data for {shown!r}; supported: {', '.join(supported)}")
 
 
+def known_regions(value: tuple[str, ...], what: str) -> tuple[str, ...]:
+    """``value`` unchanged when every code is a region libphonenumber knows, else ValueError."""
+    import phonenumbers
+
+    unknown = sorted(set(value) - phonenumbers.SUPPORTED_REGIONS)
+    if unknown:
+        raise ValueError(f"unknown {what} {unknown}")
+    return value
+
+
 def _no_blank(values: tuple[str, ...]) -> tuple[str, ...]:
     for value in values:
         if not value.strip() or value != value.strip():
@@ -80,12 +90,7 @@ class LanguageRules(BaseModel):
     @field_validator("countries")
     @classmethod
     def _known_regions(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        import phonenumbers
-
-        unknown = sorted(set(value) - phonenumbers.SUPPORTED_REGIONS)
-        if unknown:
-            raise ValueError(f"unknown phone regions {unknown}")
-        return value
+        return known_regions(value, "phone regions")
 
     @field_validator("gov_id_countries")
     @classmethod
@@ -93,12 +98,7 @@ class LanguageRules(BaseModel):
         # Only that each is a country: whether a national-id rule exists for it is the
         # detectors' to say (a floor above this one), and they refuse one they lack when the
         # language's defaults reach them (tests/test_languages.py checks the shipped table).
-        import phonenumbers
-
-        unknown = sorted(set(value) - phonenumbers.SUPPORTED_REGIONS)
-        if unknown:
-            raise ValueError(f"no national-id rule for {unknown}")
-        return value
+        return known_regions(value, "national-id countries")
 
 
 class LanguageTable(BaseModel):

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from ..core.hits import Hit
+from ..core.languages import known_regions
 from .anchors import forget, prescan
 from .base import Detector, check_text
 from .fold import fold_confusables
@@ -75,12 +76,7 @@ class RuleSettings(BaseModel):
     @field_validator("phone_regions")
     @classmethod
     def _known_regions(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        import phonenumbers
-
-        unknown = sorted(set(value) - phonenumbers.SUPPORTED_REGIONS)
-        if unknown:
-            raise ValueError(f"unknown phone regions {unknown}")
-        return value
+        return known_regions(value, "phone regions")
 
     @field_validator("gov_id_countries")
     @classmethod
