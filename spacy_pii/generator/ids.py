@@ -10,6 +10,7 @@ en_IE/en_AU/da_DK/pt_PT fall back to US-shaped numbers), the value is built here
 
 from __future__ import annotations
 
+import datetime as dt
 import ipaddress
 import random
 from collections.abc import Callable
@@ -227,6 +228,18 @@ def _de_idnr(rng: random.Random) -> str:
     return f"{v[:2]} {v[2:5]} {v[5:8]} {v[8:]}" if rng.random() < 0.4 else v
 
 
+# A generated corpus must rebuild byte for byte on any day, so ages count from a fixed day.
+AGE_REFERENCE_DAY = dt.date(2026, 12, 1)
+
+
+def birth_date(fake: object, minimum_age: int, maximum_age: int) -> dt.date:
+    """A date of birth for someone aged between the two ages on ``AGE_REFERENCE_DAY``."""
+    start = AGE_REFERENCE_DAY.replace(year=AGE_REFERENCE_DAY.year - maximum_age - 1)
+    end = AGE_REFERENCE_DAY.replace(year=AGE_REFERENCE_DAY.year - minimum_age)
+    born = fake.date_time_ad(start_datetime=start, end_datetime=end).date()  # type: ignore[attr-defined]
+    return born if born != start else born + dt.timedelta(days=1)
+
+
 def _au_tfn(rng: random.Random) -> str:
     v = _retry(lambda: rng.choice("123456789") + _digits(rng, 8), tfn.is_valid, tries=2000)
     return f"{v[:3]} {v[3:6]} {v[6:]}"
@@ -234,7 +247,7 @@ def _au_tfn(rng: random.Random) -> str:
 
 def _dk_cpr(fake: object, rng: random.Random) -> str:
     def make() -> str:
-        born = fake.date_of_birth(minimum_age=18, maximum_age=90)  # type: ignore[attr-defined]
+        born = birth_date(fake, 18, 90)
         return born.strftime("%d%m%y") + "-" + _digits(rng, 4)
 
     return _retry(make, cpr.is_valid)

@@ -228,7 +228,7 @@ class DocContext:
         title = self.rng.choices(tuple(titles), tuple(titles.values()))[0]
         if self.title_dot and title != "Miss":
             title += "."
-        born = fake.date_of_birth(minimum_age=18, maximum_age=92)
+        born = ids.birth_date(fake, 18, 92)
         g, f = _slug(given.split(" ")[0]), _slug(family.split(" ")[-1])
         n = self.rng.randint(1, 99)
         user = self.rng.choice(

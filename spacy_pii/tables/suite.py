@@ -66,7 +66,7 @@ def _date(rng: random.Random, start: int = 2019, end: int = 2026) -> dt.date:
 
 
 def _dob(f: Any, fmt: str) -> str:
-    return f.date_of_birth(minimum_age=18, maximum_age=90).strftime(fmt)
+    return ids.birth_date(f, 18, 90).strftime(fmt)
 
 
 PRODUCTS = ["Ergo Chair", "Steel Desk Lamp", "Widget Pro", "Cloud Backup Plan", "USB-C Hub",
