@@ -458,28 +458,28 @@ class PiiNer(TokenBoundedPipe, SpanCategorizer):
     def _person_bounds(self, doc: Doc, start: int, end: int) -> list[tuple[int, int]]:
         """The token bounds of the names in one PERSON span, after the span conventions
         (:mod:`spacy_pii.core.conventions`); empty when nothing of it is a name."""
-        parts = [(start, end)]
+        # The span's words are read once: on name-dense text this runs for most tokens.
+        words = [token.text for token in doc[start:end]]
+        parts = [(0, len(words))]
         if self.settings.split_name_lists:
-            words = [token.text for token in doc[start:end]]
-            parts = [(start + first, start + last) for first, last in name_list_parts(words)]
-        trimmed = [self._trim_person(doc, first, last) for first, last in parts]
-        return [(first, last) for first, last in trimmed if first < last]
+            parts = name_list_parts(words)
+        bounds = []
+        for first, last in parts:
+            first, last = self._trimmed(words, first, last)
+            if first < last:
+                bounds.append((start + first, start + last))
+        return bounds
 
-    def _trim_person(self, doc: Doc, start: int, end: int) -> tuple[int, int]:
-        """A PERSON span's token bounds after trimming punctuation and honorifics."""
+    def _trimmed(self, words: list[str], first: int, last: int) -> tuple[int, int]:
+        """A name's bounds in ``words`` after trimming punctuation and honorifics."""
         if self.settings.trim_punctuation:
-            start, end = self._trim_edge_punctuation(doc, start, end)
-        if start < end and self.settings.trim_honorifics:
-            start += leading_honorifics([t.text for t in doc[start:end]])
+            first, last = _without_edge_punctuation(words, first, last)
+        if first < last and self.settings.trim_honorifics:
+            first += leading_honorifics(words[first:last])
             if self.settings.trim_punctuation:
                 # What followed the title is an edge now: a line break ("Miss\nBartlett").
-                start, end = self._trim_edge_punctuation(doc, start, end)
-        return start, end
-
-    @staticmethod
-    def _trim_edge_punctuation(doc: Doc, start: int, end: int) -> tuple[int, int]:
-        leading, trailing = edge_punctuation([t.text for t in doc[start:end]])
-        return start + leading, end - trailing
+                first, last = _without_edge_punctuation(words, first, last)
+        return first, last
 
     # -- serialization: labels, weights and score map; the settings live in config.cfg --
     #
@@ -566,6 +566,11 @@ class PiiNer(TokenBoundedPipe, SpanCategorizer):
             loaded = score_map[0]
             self._set_score_map(None if loaded is None else ScoreMap.from_dict(loaded))
         return self
+
+
+def _without_edge_punctuation(words: list[str], first: int, last: int) -> tuple[int, int]:
+    leading, trailing = edge_punctuation(words[first:last])
+    return first + leading, last - trailing
 
 
 def select_spans(
