@@ -59,3 +59,22 @@ def test_zero_width_characters_inside_a_value_stay_inside_the_span(rules_nlp):
     doc = rules_nlp(text)
     (span,) = doc.spans["pii"]
     assert span.text == "4242\u200b4242\u200b4242\u200b4242"
+
+
+class _SpacedDetector:
+    """A user's detector whose hits carry the whitespace around their values."""
+
+    id = "user.spaced"
+
+    def find(self, text):
+        from spacy_pii.core.hits import Hit
+
+        yield Hit(0, 7, "USERNAME", None, self.id)  # " alice "
+        yield Hit(7, 10, "USERNAME", None, self.id)  # "\n \t": no value at all
+
+
+def test_whitespace_at_a_hits_edges_is_trimmed_and_a_blank_hit_dropped(rules_nlp):
+    text = " alice \n \tbob"
+    hits = find_hits(text, [_SpacedDetector()], fold=False)
+    assert [(h.start, h.end) for h in hits] == [(1, 6)]
+    assert text[hits[0].start : hits[0].end] == "alice"

@@ -153,6 +153,17 @@ def test_language_phone_plans_and_cues():
     assert _found("Handy 0171 2345678 ab 18 Uhr", "de", "PHONE") == ["0171 2345678"]
 
 
+@pytest.mark.parametrize("lang", ["es", "xx"])
+def test_a_cued_second_number_after_a_slash_starts_at_its_first_digit(lang):
+    # libphonenumber's matcher hands back the second of "a / b" with the space after the
+    # slash; find_hits trims it, or spaCy could not place the span on tokens (a training
+    # run on MEDDOCAN stopped on this line).
+    text = "Madrid Tlf: 918038014 / 656352534\n"
+    phones = _found(text, lang, "PHONE")
+    assert phones and all(p == p.strip() for p in phones)
+    assert "656352534" in phones or "918038014" in phones
+
+
 def test_an_unknown_language_setting_is_a_config_error():
     import spacy
 

@@ -173,12 +173,30 @@ def find_hits(
                 if folded is not None and folded.origin is not None:
                     start, end = folded.to_original(hit.start, hit.end)
                     hit = Hit(start, end, hit.label, hit.score, hit.detector, hit.kind)
-                hits.add(hit)
+                trimmed = _without_edge_space(text, hit)
+                if trimmed is not None:
+                    hits.add(trimmed)
     finally:
         forget()
     if len(hits) < 2:
         return list(hits)
     return sorted(hits, key=lambda h: (h.start, h.end, h.label, h.detector))
+
+
+def _without_edge_space(text: str, hit: Hit) -> Hit | None:
+    """The hit without whitespace at its edges, ``None`` when it is all whitespace: a value
+    is never its spaces, and a span that starts or ends in whitespace cannot sit on
+    spaCy's tokens."""
+    start, end = hit.start, hit.end
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if (start, end) == (hit.start, hit.end):
+        return hit
+    if start == end:
+        return None
+    return Hit(start, end, hit.label, hit.score, hit.detector, hit.kind)
 
 
 def find_rule_hits(text: str, settings: RuleSettings | None = None) -> list[Hit]:
