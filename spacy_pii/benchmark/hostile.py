@@ -170,12 +170,37 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--families", nargs="+", default=list(FAMILIES), choices=list(FAMILIES))
     parser.add_argument("--pipelines", nargs="+", default=["rules", "default"])
+    parser.add_argument(
+        "--growth",
+        type=float,
+        metavar="LIMIT",
+        help="print each pipeline's growth ratio from the first size to the last instead "
+        "(growth_ratio: CPU time, a fresh text per call), with up to --rounds rounds while "
+        "a ratio is above LIMIT",
+    )
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)
     runners: dict[str, Callable[[str], object]] = {"find_rule_hits": find_rule_hits}
     for name in args.pipelines:
         nlp = load_pipeline(name)
-        nlp.max_length = max(args.sizes) + 1
+        nlp.max_length = max(args.sizes) + 100  # the fresh-text suffix
         runners[f"nlp[{name}]"] = nlp
+    if args.growth is not None:
+        small, large = min(args.sizes), max(args.sizes)
+        print(f"family\t{small}->{large}\t" + "\t".join(runners))
+        worst = dict.fromkeys(runners, 0.0)
+        for family in args.families:
+            build = FAMILIES[family]
+            cells = []
+            for name, run in runners.items():
+                ratio = growth_ratio(
+                    run, build(small), build(large), rounds=args.rounds, limit=args.growth
+                )
+                worst[name] = max(worst[name], ratio)
+                cells.append(f"{ratio:.2f}")
+            print(f"{family}\t\t" + "\t".join(cells), flush=True)
+        print("worst\t\t" + "\t".join(f"{ratio:.2f}" for ratio in worst.values()))
+        return
     print("family\tchars\t" + "\t".join(runners))
     for family in args.families:
         for size in args.sizes:
