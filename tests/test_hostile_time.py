@@ -229,3 +229,18 @@ def test_model_lane_scores_a_batch_in_shared_calls_alike(default_nlp, monkeypatc
     for a, b in zip(shared, whole, strict=True):
         assert [(s.start, s.end, s.label_) for s in a] == [(s.start, s.end, s.label_) for s in b]
         assert a.attrs["scores"] == pytest.approx(b.attrs["scores"], abs=1e-5)
+
+
+def test_the_growth_command_prints_a_ratio_per_family_and_the_worst(capsys):
+    from spacy_pii.benchmark.hostile import main
+
+    main(["--sizes", "2000", "20000", "--pipelines", "rules", "--families", "titles_names",
+          "word_colon", "--growth", "1000", "--rounds", "1"])  # fmt: skip
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split("\t") == ["family", "2000->20000", "find_rule_hits", "nlp[rules]"]
+    rows = {line.split("\t")[0]: [float(x) for x in line.split("\t")[2:]] for line in lines[1:]}
+    assert set(rows) == {"titles_names", "word_colon", "worst"}
+    # The format only: sizes this small say nothing of growth (the tests above measure it).
+    assert all(ratio > 0 for ratio in rows["titles_names"] + rows["word_colon"])
+    pairs = zip(rows["titles_names"], rows["word_colon"], strict=True)
+    assert rows["worst"] == [max(pair) for pair in pairs]
