@@ -171,6 +171,25 @@ def test_spans_on_placeholders_are_not_unknown() -> None:
     assert answer.unknown == () and answer.text == "Ask Ada."
 
 
+def test_a_span_overlapping_any_of_many_placeholders_is_not_unknown() -> None:
+    # Spans that end inside, start inside or cover a placeholder are the mask; one between
+    # two placeholders is a leak.
+    text = " ".join(f"<PERSON_{i}> met" for i in range(1, 200)) + " Grace"
+
+    def tagging_nlp(text: str) -> SimpleNamespace:
+        hits = [Hit(m.start() - 1, m.start() + 3, "PERSON", 0.9, "stub")
+                for m in re.finditer("<PERSON", text) if m.start()]  # fmt: skip
+        hits += [Hit(m.start() + 5, m.end() + 2, "PERSON", 0.9, "stub")
+                 for m in re.finditer("<PERSON_[0-9]+>", text)]  # fmt: skip
+        last = text.rindex("Grace")
+        hits.append(Hit(last, last + 5, "PERSON", 0.9, "stub"))
+        return SimpleNamespace(text=text, spans={"pii": sorted(hits, key=lambda h: h.start)})
+
+    vault = {f"<PERSON_{i}>": f"Name{i}" for i in range(1, 200)}
+    answer = restore(text, vault, nlp=tagging_nlp)
+    assert [span.text for span in answer.unknown] == ["Grace"]
+
+
 def test_result_repr_and_dict_hold_no_value(
     vault: dict[str, str], standin_nlp: Language, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import logging
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -150,11 +151,15 @@ def _unknown(
     path: str | None = None,
 ) -> list[UnknownSpan]:
     # Spans on a placeholder are the mask itself ("<PERSON_1>" tagged as a name), not a leak.
-    tokens = [match.span() for match in PLACEHOLDER.finditer(text)]
+    # Placeholders do not overlap, so their starts and ends both ascend: one bisection tells
+    # whether a span touches one (comparing every pair was quadratic in a long answer).
+    placeholders = [match.span() for match in PLACEHOLDER.finditer(text)]
+    starts = [s for s, _ in placeholders]
     found = []
     for start, end, type_name in _doc_rows(doc, spans_key, taxonomy, wanted):
         value = text[start:end]
-        if value in values or any(s < end and start < e for s, e in tokens):
+        before = bisect.bisect_left(starts, end)
+        if value in values or (before and placeholders[before - 1][1] > start):
             continue
         found.append(UnknownSpan(type_name, start, end, value, path))
     return found
