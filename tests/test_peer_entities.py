@@ -152,6 +152,24 @@ def test_candidates_lie_inside_their_entity_and_outside_our_spans(words, data):
         assert words[last - 1] not in {",", "'s", "\n"} and words[first] not in {",", "Mr"}
 
 
+# Ten times the work: linear code reads 8 to 14 on this machine (caches flatter the smaller
+# size), a quadratic step 100. A whole quiet test run saw 18.3 once against the first limit
+# of 15, on a scan whose cost per token is flat from 10,000 to 300,000 (4.5 to 5.5 µs).
+MAX_GROWTH = 20.0
+
+
+def _growth(run, small: int, large: int, rounds: int = 5) -> float:
+    """``run(large) / run(small)``: each the fastest seen, more rounds while above the limit."""
+    run(small // 10)  # lazy imports and first-call costs are not growth
+    best_small = best_large = float("inf")
+    for _ in range(rounds):
+        best_small = min(best_small, run(small))
+        best_large = min(best_large, run(large))
+        if best_large / max(best_small, 1e-4) <= MAX_GROWTH:
+            break
+    return best_large / max(best_small, 1e-4)
+
+
 def test_cost_grows_linearly_with_the_tokens():
     def run(n: int) -> float:
         words = ["Mr", "Ada", "Berg", "'s", ","] * n
@@ -165,8 +183,7 @@ def test_cost_grows_linearly_with_the_tokens():
             best = min(best, time.process_time() - start)
         return best
 
-    run(1_000)
-    assert run(40_000) / max(run(4_000), 1e-4) <= 15.0
+    assert _growth(run, 4_000, 40_000) <= MAX_GROWTH
 
 
 def test_one_long_entity_of_possessives_and_titles_is_bounded_in_linear_time():
@@ -180,5 +197,4 @@ def test_one_long_entity_of_possessives_and_titles_is_bounded_in_linear_time():
             best = min(best, time.process_time() - start)
         return best
 
-    run(1_000)
-    assert run(100_000) / max(run(10_000), 1e-4) <= 15.0
+    assert _growth(run, 10_000, 100_000) <= MAX_GROWTH
