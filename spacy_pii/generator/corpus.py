@@ -14,6 +14,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -226,6 +227,26 @@ def fold_doc(doc: dict, fold: Callable[[str], str | None]) -> dict:
 
 
 # -- splitting external corpora --------------------------------------------------------
+
+
+def cut_into_pieces(doc: dict, cuts: list[int]) -> list[dict]:
+    """Cut a document at ``cuts`` (offsets that no span crosses), rebasing span offsets onto
+    each piece; a piece that holds only whitespace is dropped, and each keeps its index in
+    ``meta.piece``."""
+    text = doc["text"]
+    bounds = [0, *cuts, len(text)]
+    pieces = []
+    for index, (start, end) in enumerate(pairwise(bounds)):
+        if not text[start:end].strip():
+            continue
+        spans = [
+            {**s, "start": s["start"] - start, "end": s["end"] - start}
+            for s in doc["spans"]
+            if start <= s["start"] and s["end"] <= end
+        ]
+        meta = {**doc.get("meta", {}), "piece": index}
+        pieces.append({"text": text[start:end], "spans": spans, "meta": meta})
+    return pieces
 
 
 def split_by_template(docs: Iterable[dict], source: str) -> dict[str, list[dict]]:

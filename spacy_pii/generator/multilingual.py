@@ -26,13 +26,12 @@ import json
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import pairwise
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..evaluation.documents import CorpusLineError, describe_validation_error
-from .corpus import fold_doc
+from .corpus import cut_into_pieces, fold_doc
 
 EUROPEANA_HELD_OUT_FRACTION = 0.2
 # Training documents are cut near this length, at a sentence end no span crosses: a UNER
@@ -166,23 +165,9 @@ def _cut_points(text: str, spans: list[dict], limit: int) -> list[int]:
 
 def split_for_training(doc: dict, limit: int = TRAIN_PIECE_CHARS) -> list[dict]:
     """Cut a long training document into pieces; no span is cut, offsets are rebased."""
-    text = doc["text"]
-    if len(text) <= limit:
+    if len(doc["text"]) <= limit:
         return [doc]
-    bounds = [0, *_cut_points(text, doc["spans"], limit), len(text)]
-    pieces = []
-    for index, (start, end) in enumerate(pairwise(bounds)):
-        if not text[start:end].strip():
-            continue
-        spans = [
-            {**s, "start": s["start"] - start, "end": s["end"] - start}
-            for s in doc["spans"]
-            if start <= s["start"] and s["end"] <= end
-        ]
-        pieces.append(
-            {"text": text[start:end], "spans": spans, "meta": {**doc["meta"], "piece": index}}
-        )
-    return pieces
+    return cut_into_pieces(doc, _cut_points(doc["text"], doc["spans"], limit))
 
 
 @dataclass

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
-from itertools import pairwise
 from pathlib import Path
 
-from .corpus import fold_doc, label_handles, read_jsonl
+from .corpus import cut_into_pieces, fold_doc, label_handles, read_jsonl
 
 # name -> (train file, dev file); None for a dev file means "a hashed fifth of the train file".
 REAL_TEXT_SOURCES: dict[str, tuple[str, str | None]] = {
@@ -132,22 +131,9 @@ def split_long(doc: dict, limit: int = TRAIN_PIECE_CHARS) -> list[dict]:
     No span is cut: a cut falls only where no span is open. Pieces that hold only
     whitespace are dropped; offsets are rebased onto each piece.
     """
-    text = doc["text"]
-    if len(text) <= limit:
+    if len(doc["text"]) <= limit:
         return [doc]
-    bounds = [0, *_cut_points(text, doc["spans"], limit), len(text)]
-    pieces = []
-    for index, (start, end) in enumerate(pairwise(bounds)):
-        if not text[start:end].strip():
-            continue
-        spans = [
-            {**s, "start": s["start"] - start, "end": s["end"] - start}
-            for s in doc["spans"]
-            if start <= s["start"] and s["end"] <= end
-        ]
-        meta = {**doc.get("meta", {}), "piece": index}
-        pieces.append({"text": text[start:end], "spans": spans, "meta": meta})
-    return pieces
+    return cut_into_pieces(doc, _cut_points(doc["text"], doc["spans"], limit))
 
 
 def load_real_text(
