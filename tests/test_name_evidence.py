@@ -21,6 +21,7 @@ TABLES = NameTables(
     surnames={"smith": 6.4, "foley": 4.5},
     shorthand=frozenset({"NPO", "PRN", "q4h", "BMP"}),
     drugs=frozenset({"zosyn", "lasix"}),
+    software=frozenset({"lodash", "jenkins"}),
 )
 
 
@@ -50,6 +51,11 @@ def _features(text: str, fragment: str, **kwargs) -> dict[str, float]:
         ("Pt NPO after midnight, Zosyn q4h.", "NPO", "shorthand_share", 1.0),
         ("Pt NPO after midnight, Zosyn q4h.", "Zosyn", "drug_share", 1.0),
         ("call getUserById now", "getUserById", "camel_case", 1.0),
+        ("Bump lodash from 4.17.20", "lodash", "software_share", 1.0),
+        ("Thanks, Mary Jenkins", "Mary Jenkins", "software_share", 0.5),
+        # One of the four tokens looks like code, so the interaction reads a quarter.
+        ("Bump lodash to 4.17.21/dist", "lodash", "software_in_code", 0.25),
+        ("Thanks, Mary Jenkins", "Mary Jenkins", "software_in_code", 0.0),
         ("colour #1E90FF set", "#1E90FF", "has_digit", 1.0),
         ("colour #1E90FF set", "#1E90FF", "has_symbol", 1.0),
         ("Signed J. K. Rowling", "J. K.", "initial_share", 1.0),
@@ -112,10 +118,13 @@ def test_tables_round_trip_and_malformed_tables_are_refused():
         NameTables.from_dict({"language": "en", "first_names": {"mary": "many"}})
 
 
-def test_shipped_english_tables_know_names_shorthand_and_drugs():
+def test_shipped_english_tables_know_names_shorthand_drugs_and_software():
     tables = shipped_tables("en")
     assert tables.first_names["mary"] > 6 and tables.surnames["smith"] > 6
     assert {"NPO", "PRN"} <= tables.shorthand
     assert "furosemide" in tables.drugs
+    # Package stems without their packaging (node-lodash, python3-sphinx).
+    assert {"lodash", "sphinx", "jekyll"} <= tables.software
+    assert "mary" not in tables.software
     # A language without tables gets empty ones, so its table features read zero.
     assert shipped_tables("xx").first_names == {}

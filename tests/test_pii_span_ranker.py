@@ -161,3 +161,20 @@ def test_shipped_ranker_finds_no_name_in_eponyms_and_drug_brands(shipped):
 def test_shipped_ranker_still_finds_a_known_name(shipped):
     doc = shipped("Pt's daughter Maria Gonzalez at bedside. Dr. Patel notified of K 3.1.")
     assert {"Maria Gonzalez", "Patel"} <= set(_persons(doc))
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "Bump lodash from 4.17.20 to 4.17.21 in /frontend\nchore: upgrade grafana dashboards; "
+        "Prometheus scrape interval 15s",
+        "2024-03-02 12:00:02 INFO  jenkins job #88 finished in 812ms",
+    ],
+)
+def test_shipped_ranker_finds_no_name_in_package_names_of_a_log(shipped, log):
+    assert _persons(shipped(log)) == []
+
+
+def test_shipped_ranker_keeps_a_name_that_is_also_a_package(shipped):
+    doc = shipped("Thanks to Maria Jenkins for the review of the release.")
+    assert "Maria Jenkins" in _persons(doc)

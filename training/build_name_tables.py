@@ -9,7 +9,9 @@ Sources (public domain or permissive; corpus/SOURCES.md, "Name evidence tables")
 - clinical shorthand: the note-mined short forms (Vanderbilt, Stetson, Columbia; CC BY 4.0)
   and the Wikipedia list of medical abbreviations from the Meta-Inventory, plus medspacy's
   section headers (MIT);
-- drug names: the DrugBank-backed (CC0) variants of ``drug_names_drugbank_cc0.tsv``.
+- drug names: the DrugBank-backed (CC0) variants of ``drug_names_drugbank_cc0.tsv``;
+- software names: the stems of Debian 12's package names
+  (``corpus/lexicons/debian12_package_names.txt.gz``).
 
 Each name keeps log10 of its count, so that a feature can tell ``Mary`` (3.5 M births) from a
 string five babies were given. The cut-offs keep the file small (a few hundred KB gzipped)
@@ -22,6 +24,7 @@ import csv
 import gzip
 import json
 import math
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -42,6 +45,16 @@ SHORTHAND_SOURCES = {
     "wikipedia_2018",
 }
 MIN_DRUG_CHARS = 4
+DEBIAN_PACKAGES = ROOT / "corpus" / "lexicons" / "debian12_package_names.txt.gz"
+# A package name without its packaging: the language or library prefix and the split
+# suffix ("python3-sphinx-doc" is sphinx, "node-lodash" is lodash, "libssl3" is ssl).
+PACKAGE_PREFIX = re.compile(
+    r"^(?:python3?-|node-|ruby-|golang-github-[^-]+-|golang-|librust-|r-cran-|r-bioc-|"
+    r"libghc-|php-|perl-|lib)"
+)
+PACKAGE_SUFFIX = re.compile(r"(?:-dev|-doc|-common|-utils|-data|-perl|-java|-tools|-bin)$")
+PACKAGE_VERSION = re.compile(r"-?\d+(?:\.\d+)*$")
+MIN_SOFTWARE_CHARS = 3
 # Context words of English, written here: a preposition of place before a capitalised word
 # ("in Florence", "to Prato"), a determiner (names rarely follow "the"), and a verb of
 # speech after one ("Percy said").
@@ -158,9 +171,20 @@ def _drugs(lexicons: Path) -> list[str]:
     return sorted(found)
 
 
+def _software(packages: Path) -> list[str]:
+    stems: set[str] = set()
+    for line in gzip.decompress(packages.read_bytes()).decode("utf-8").splitlines():
+        stem = PACKAGE_PREFIX.sub("", line.strip())
+        stem = PACKAGE_VERSION.sub("", PACKAGE_SUFFIX.sub("", stem))
+        if len(stem) >= MIN_SOFTWARE_CHARS and stem.isalpha():
+            stems.add(stem.casefold())
+    return sorted(stems)
+
+
 def main(
     lexicons: Annotated[Path, typer.Option()] = ROOT.parent / "shared" / "lexicons",
     out: Annotated[Path, typer.Option()] = ROOT / "spacy_pii" / "data" / "name_evidence_en.json.gz",
+    packages: Annotated[Path, typer.Option()] = DEBIAN_PACKAGES,
 ) -> None:
     tables = {
         "language": "en",
@@ -169,6 +193,7 @@ def main(
         "surnames": _surnames(lexicons),
         "shorthand": _shorthand(lexicons),
         "drugs": _drugs(lexicons),
+        "software": _software(packages),
         "place_words": PLACE_WORDS,
         "determiners": DETERMINERS,
         "speech_verbs": SPEECH_VERBS,

@@ -100,6 +100,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "surname_strength",
     "shorthand_share",
     "drug_share",
+    "software_share",
+    "software_in_code",
     "all_caps",
     "title_share",
     "lower_share",
@@ -131,10 +133,13 @@ FEATURE_NAMES: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class NameTables:
-    """Per-language lexical tables: names with log10 counts, shorthand and drug forms.
+    """Per-language lexical tables: names with log10 counts, shorthand, drug and software
+    names.
 
     ``shorthand`` keeps the case it is written in (``NPO``, ``q4h``); it is matched exactly,
-    and case-folded only where the document's casing is uniform.
+    and case-folded only where the document's casing is uniform. ``software`` holds
+    case-folded package names (``jekyll``, ``lodash``): some are surnames too, so they are
+    evidence that the ranker weighs with the document's share of code, not a stop list.
     """
 
     language: str
@@ -142,6 +147,7 @@ class NameTables:
     surnames: Mapping[str, float] = field(default_factory=dict)
     shorthand: frozenset[str] = frozenset()
     drugs: frozenset[str] = frozenset()
+    software: frozenset[str] = frozenset()
     place_words: frozenset[str] = frozenset()
     determiners: frozenset[str] = frozenset()
     speech_verbs: frozenset[str] = frozenset()
@@ -162,6 +168,7 @@ class NameTables:
                 surnames={str(k): float(v) for k, v in data.get("surnames", {}).items()},
                 shorthand=frozenset(str(s) for s in data.get("shorthand", ())),
                 drugs=frozenset(str(s) for s in data.get("drugs", ())),
+                software=frozenset(str(s) for s in data.get("software", ())),
                 place_words=frozenset(str(s) for s in data.get("place_words", ())),
                 determiners=frozenset(str(s) for s in data.get("determiners", ())),
                 speech_verbs=frozenset(str(s) for s in data.get("speech_verbs", ())),
@@ -176,6 +183,7 @@ class NameTables:
             "surnames": dict(self.surnames),
             "shorthand": sorted(self.shorthand),
             "drugs": sorted(self.drugs),
+            "software": sorted(self.software),
             "place_words": sorted(self.place_words),
             "determiners": sorted(self.determiners),
             "speech_verbs": sorted(self.speech_verbs),
@@ -309,6 +317,7 @@ def candidate_features(
         or (uniform and stripped.casefold() in tables.shorthand_folded)
     )
     drugs = sum(1 for w in folded if w in tables.drugs)
+    software = sum(1 for w in folded if w in tables.software) / n_words
     letters = [c for c in span if c.isalpha()]
     all_caps = 1.0 if len(letters) > 1 and all(c.isupper() for c in letters) else 0.0
     title = sum(1 for w in words if w[:1].isupper() and (len(w) == 1 or not w[1:].isupper()))
@@ -344,6 +353,8 @@ def candidate_features(
         max(_table_strength(s) for s in last) if last else 0.0,
         shorthand / max(1, len(tokens)),
         drugs / n_words,
+        software,
+        software * casing.code_share,
         all_caps,
         title_share,
         lower_share,
