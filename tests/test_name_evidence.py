@@ -22,6 +22,7 @@ TABLES = NameTables(
     shorthand=frozenset({"NPO", "PRN", "q4h", "BMP"}),
     drugs=frozenset({"zosyn", "lasix"}),
     software=frozenset({"lodash", "jenkins"}),
+    places={"florence": 5.6, "new york": 6.9, "york": 5.3},
 )
 
 
@@ -56,6 +57,11 @@ def _features(text: str, fragment: str, **kwargs) -> dict[str, float]:
         # One of the four tokens looks like code, so the interaction reads a quarter.
         ("Bump lodash to 4.17.21/dist", "lodash", "software_in_code", 0.25),
         ("Thanks, Mary Jenkins", "Mary Jenkins", "software_in_code", 0.0),
+        ("We drove to Florence", "Florence", "place_share", 1.0),
+        ("We drove to Florence", "Florence", "place_strength", 5.6 / 7),
+        # A place of several words counts whole, before its words do.
+        ("Flights to New York", "New York", "place_strength", 6.9 / 7),
+        ("Mary Smith of York", "Mary Smith", "place_strength", 0.0),
         ("colour #1E90FF set", "#1E90FF", "has_digit", 1.0),
         ("colour #1E90FF set", "#1E90FF", "has_symbol", 1.0),
         ("Signed J. K. Rowling", "J. K.", "initial_share", 1.0),
@@ -126,5 +132,6 @@ def test_shipped_english_tables_know_names_shorthand_drugs_and_software():
     # Package stems without their packaging (node-lodash, python3-sphinx).
     assert {"lodash", "sphinx", "jekyll"} <= tables.software
     assert "mary" not in tables.software
+    assert tables.places["paris"] > 6 and tables.places["new york city"] > 6
     # A language without tables gets empty ones, so its table features read zero.
     assert shipped_tables("xx").first_names == {}

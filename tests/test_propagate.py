@@ -336,3 +336,26 @@ def test_propagated_spans_are_whole_word_copies_of_sources(case):
         assert f.detector == PROPAGATED_DETECTOR
         assert any(s.label == f.label and s.score == f.score for s in sources)
     assert propagate_mentions(text, list(reversed(hits)), config) == found
+
+
+def test_a_name_the_document_writes_as_a_word_is_not_marked_where_a_sentence_opens():
+    text = (
+        'Captain John Good came aboard. "Good night," he said. I wished good luck to Good.\n'
+        "Good morning, all."
+    )
+    found = propagate_mentions(text, [_hit(text, "John Good")], ON)
+    # Only the mid-sentence "to Good": each other "Good" opens a sentence or an utterance.
+    mid_sentence = text.rindex("to Good") + len("to ")
+    assert [(h.start, text[h.start : h.end]) for h in found] == [(mid_sentence, "Good")]
+
+
+def test_a_name_never_written_in_lower_case_is_marked_at_a_sentence_start_too():
+    text = "Ada Lovelace wrote first. Lovelace wrote again.\nLovelace signed."
+    assert _found(text, [_hit(text, "Ada Lovelace")]) == [("Lovelace", "PERSON")] * 2
+
+
+def test_a_lower_case_address_or_host_is_not_evidence_of_a_word():
+    # "hopper" inside an e-mail address or a host name is not prose: "Hopper." still counts.
+    text = "Grace Hopper wrote. Mail hopper@x.org or see hopper.example today. Hopper agreed."
+    found = _found(text, [_hit(text, "Grace Hopper"), _hit(text, "hopper@x.org", "EMAIL", 1.0)])
+    assert found == [("Hopper", "PERSON")]

@@ -11,7 +11,9 @@ Sources (public domain or permissive; corpus/SOURCES.md, "Name evidence tables")
   section headers (MIT);
 - drug names: the DrugBank-backed (CC0) variants of ``drug_names_drugbank_cc0.tsv``;
 - software names: the stems of Debian 12's package names
-  (``corpus/lexicons/debian12_package_names.txt.gz``).
+  (``corpus/lexicons/debian12_package_names.txt.gz``);
+- places: GeoNames' cities of 15,000 people or more, the countries, the US states and the
+  continents, with log10 of their population (``corpus/lexicons/geonames_places.tsv.gz``).
 
 Each name keeps log10 of its count, so that a feature can tell ``Mary`` (3.5 M births) from a
 string five babies were given. The cut-offs keep the file small (a few hundred KB gzipped)
@@ -55,6 +57,7 @@ PACKAGE_PREFIX = re.compile(
 PACKAGE_SUFFIX = re.compile(r"(?:-dev|-doc|-common|-utils|-data|-perl|-java|-tools|-bin)$")
 PACKAGE_VERSION = re.compile(r"-?\d+(?:\.\d+)*$")
 MIN_SOFTWARE_CHARS = 3
+GEONAMES_PLACES = ROOT / "corpus" / "lexicons" / "geonames_places.tsv.gz"
 # Context words of English, written here: a preposition of place before a capitalised word
 # ("in Florence", "to Prato"), a determiner (names rarely follow "the"), and a verb of
 # speech after one ("Percy said").
@@ -181,10 +184,21 @@ def _software(packages: Path) -> list[str]:
     return sorted(stems)
 
 
+def _places(places: Path) -> dict[str, float]:
+    found: dict[str, float] = {}
+    text = gzip.decompress(places.read_bytes()).decode("utf-8")
+    for row in csv.DictReader(text.splitlines(), delimiter="\t"):
+        key = " ".join(row["name"].casefold().split())
+        value = round(math.log10(max(1, int(row["population"]))), 2)
+        found[key] = max(found.get(key, 0.0), value)
+    return found
+
+
 def main(
     lexicons: Annotated[Path, typer.Option()] = ROOT.parent / "shared" / "lexicons",
     out: Annotated[Path, typer.Option()] = ROOT / "spacy_pii" / "data" / "name_evidence_en.json.gz",
     packages: Annotated[Path, typer.Option()] = DEBIAN_PACKAGES,
+    places: Annotated[Path, typer.Option()] = GEONAMES_PLACES,
 ) -> None:
     tables = {
         "language": "en",
@@ -194,6 +208,7 @@ def main(
         "shorthand": _shorthand(lexicons),
         "drugs": _drugs(lexicons),
         "software": _software(packages),
+        "places": _places(places),
         "place_words": PLACE_WORDS,
         "determiners": DETERMINERS,
         "speech_verbs": SPEECH_VERBS,

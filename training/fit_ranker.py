@@ -8,7 +8,8 @@ parts) up to the merge; each candidate of ``pii_span_ranker``'s types gets its f
 a label (it touches a gold span of its type; an ORG or LOCATION candidate also counts when
 it masks a gold name). Then, for each set S:
 
-1. fit the ranker on every other set (the precision sets on their ``tune`` part);
+1. fit the ranker on every other real set and on every precision set's ``tune`` part (a
+   held-out precision set keeps its own ``tune`` part; its ``held_out`` part is scored);
 2. choose the PERSON and ORG/LOCATION thresholds that maximise the worst margin over those
    sets (precision over Presidio's, overlap F1 over Presidio's + 0.03, three quarters of
    Presidio's leak over ours; on a precision set, its false-name limit);

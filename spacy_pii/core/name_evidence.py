@@ -102,6 +102,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "drug_share",
     "software_share",
     "software_in_code",
+    "place_share",
+    "place_strength",
     "all_caps",
     "title_share",
     "lower_share",
@@ -133,8 +135,8 @@ FEATURE_NAMES: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class NameTables:
-    """Per-language lexical tables: names with log10 counts, shorthand, drug and software
-    names.
+    """Per-language lexical tables: names and places with log10 counts (of people, of
+    inhabitants), shorthand, drug and software names.
 
     ``shorthand`` keeps the case it is written in (``NPO``, ``q4h``); it is matched exactly,
     and case-folded only where the document's casing is uniform. ``software`` holds
@@ -148,6 +150,7 @@ class NameTables:
     shorthand: frozenset[str] = frozenset()
     drugs: frozenset[str] = frozenset()
     software: frozenset[str] = frozenset()
+    places: Mapping[str, float] = field(default_factory=dict)
     place_words: frozenset[str] = frozenset()
     determiners: frozenset[str] = frozenset()
     speech_verbs: frozenset[str] = frozenset()
@@ -169,6 +172,7 @@ class NameTables:
                 shorthand=frozenset(str(s) for s in data.get("shorthand", ())),
                 drugs=frozenset(str(s) for s in data.get("drugs", ())),
                 software=frozenset(str(s) for s in data.get("software", ())),
+                places={str(k): float(v) for k, v in data.get("places", {}).items()},
                 place_words=frozenset(str(s) for s in data.get("place_words", ())),
                 determiners=frozenset(str(s) for s in data.get("determiners", ())),
                 speech_verbs=frozenset(str(s) for s in data.get("speech_verbs", ())),
@@ -184,6 +188,7 @@ class NameTables:
             "shorthand": sorted(self.shorthand),
             "drugs": sorted(self.drugs),
             "software": sorted(self.software),
+            "places": dict(self.places),
             "place_words": sorted(self.place_words),
             "determiners": sorted(self.determiners),
             "speech_verbs": sorted(self.speech_verbs),
@@ -318,6 +323,8 @@ def candidate_features(
     )
     drugs = sum(1 for w in folded if w in tables.drugs)
     software = sum(1 for w in folded if w in tables.software) / n_words
+    place_values = [tables.places.get(w) for w in folded]
+    whole_place = tables.places.get(" ".join(folded))
     letters = [c for c in span if c.isalpha()]
     all_caps = 1.0 if len(letters) > 1 and all(c.isupper() for c in letters) else 0.0
     title = sum(1 for w in words if w[:1].isupper() and (len(w) == 1 or not w[1:].isupper()))
@@ -355,6 +362,10 @@ def candidate_features(
         drugs / n_words,
         software,
         software * casing.code_share,
+        sum(1 for v in place_values if v is not None) / n_words,
+        _table_strength(whole_place)
+        if whole_place is not None
+        else max((_table_strength(v) for v in place_values), default=0.0),
         all_caps,
         title_share,
         lower_share,

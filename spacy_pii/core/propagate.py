@@ -22,6 +22,10 @@ What it guarantees, so that the merge can run it without weakening its total ord
   (``re.escape``), so the pattern has no quantifier and scans in time linear in the text
   for a bounded number of strings; :data:`MAX_STRINGS` bounds that number.
 * The output is sorted and does not depend on the order of the input hits.
+* A one-word string that the document also writes in lower case is not marked where it opens
+  a sentence: "Captain Good" makes "Good" a name, but "Good night," at the start of a line is
+  the word (the document's own "good luck" says so). Mid-sentence it is still marked. On
+  LitBank this was the largest source of false names.
 
 Which hits are sources: a hit whose type is in ``types`` and whose score is at least
 ``min_score``. A hit without a score never qualifies. By the score contract
@@ -72,6 +76,11 @@ NAME_PART_STOPWORDS: frozenset[str] = (
 
 _PART_PUNCTUATION = string.punctuation + "\u2018\u2019\u201c\u201d\u00ab\u00bb"
 _WORD_OR_HYPHEN = re.compile(r"[\w-]")
+# What may stand between a sentence end and the word that opens the next one.
+_OPENERS = " \t\r\"'\u2018\u201c\u00ab([*_-\u2014"
+_SENTENCE_ENDS = ".!?\n"
+# The look-back for a sentence start is bounded, so each match costs a constant.
+_MAX_OPENER_CHARS = 8
 _SETTINGS_KEYS = ("types", "min_score", "name_parts", "min_part_chars", "case_insensitive")
 
 
@@ -308,6 +317,7 @@ def propagate_mentions(text: str, hits: Sequence[Hit], settings: PropagationSett
     for target in targets:
         index = folded if target.ignore_case else exact
         index.setdefault(target.value, []).append(target)
+    common = _written_in_lower_case(text, [t.value for t in targets if not t.ignore_case])
     found: list[Hit] = []
     for gap_start, gap_end in _gaps(hits, len(text)):
         # The look-behind sees the text before gap_start; the look-ahead stops at gap_end,
@@ -317,6 +327,8 @@ def propagate_mentions(text: str, hits: Sequence[Hit], settings: PropagationSett
             if end < len(text) and _WORD_OR_HYPHEN.match(text, end):
                 continue
             value = match.group()
+            if value in common and _opens_sentence(text, start):
+                continue
             matching = [*exact.get(value, ()), *folded.get(value.lower(), ())]
             if not matching:
                 # Only where the regex folds case unlike str.lower ("\u017f" matches "s"):
@@ -334,3 +346,33 @@ def propagate_mentions(text: str, hits: Sequence[Hit], settings: PropagationSett
                 found.append(Hit(start, end, label, score, PROPAGATED_DETECTOR, kind))
     found.sort(key=lambda hit: (hit.start, hit.end, hit.label, hit.kind))
     return found
+
+
+def _written_in_lower_case(text: str, values: Sequence[str]) -> frozenset[str]:
+    """The capitalised one-word ``values`` whose lower-case form is a whole word of ``text``
+    (one scan of the text for all of them)."""
+    words = {v.lower(): v for v in values if " " not in v and v[:1].isupper() and v[1:].islower()}
+    if not words:
+        return frozenset()
+    # A prose word: space or an opening mark before it, space or a closing mark after it, so
+    # that "hopper@x.org" or "good.example" says nothing about the capitalised word.
+    branches = "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
+    pattern = re.compile(
+        r"(?<![^\s\"'\u2018\u201c(\[])(?:"
+        + branches
+        + r")(?=[\s,;:!?)\"'\u2019\u201d\]]|\.(?!\w)|$)"
+    )
+    seen = {match.group() for match in pattern.finditer(text)}
+    return frozenset(words[word] for word in seen)
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    index = start - 1
+    floor = max(-1, start - 1 - _MAX_OPENER_CHARS)
+    while index > floor and text[index] in _OPENERS:
+        index -= 1
+    if index < 0:
+        return True
+    if index == floor:
+        return False
+    return text[index] in _SENTENCE_ENDS or text[index + 1 : start].strip(" \t") != ""
