@@ -380,11 +380,12 @@ ADVERSARIAL = [
 
 @pytest.mark.parametrize("text", ADVERSARIAL)
 def test_find_terminates_on_adversarial_input(text: str):
-    # A termination bound, not a benchmark: the machine is shared.
+    # A termination bound in this process's CPU seconds, not a benchmark: other jobs on a
+    # shared machine do not add to it.
     for detector in (EMAIL, PHONE, IP):
-        started = time.perf_counter()
+        started = time.process_time()
         list(detector.find(text))
-        assert time.perf_counter() - started < 5.0, detector.id
+        assert time.process_time() - started < 5.0, detector.id
 
 
 def test_quickstart_sentence_gives_exact_typed_spans():

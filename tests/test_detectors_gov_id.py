@@ -275,10 +275,10 @@ ADVERSARIAL = {
     ids=["us_ssn", "national_id"],
 )
 def test_detector_terminates_on_adversarial_input(detector, name: str):
-    started = time.perf_counter()
+    started = time.process_time()
     for _ in detector.find(ADVERSARIAL[name]):
         pass
-    assert time.perf_counter() - started < 5.0
+    assert time.process_time() - started < 5.0
 
 
 # ---------------------------------------------------------------------------------------
@@ -458,7 +458,7 @@ def test_cued_detector_terminates_on_adversarial_input(name: str):
         "cue-then-letters": "national id AB CD EF " * 5_000,
         "cue-then-id": "BSN 235614701 " * 7_000,
     }[name]
-    started = time.perf_counter()
+    started = time.process_time()
     for _ in CuedIdDetector(GOV_ID_COUNTRIES).find(text):
         pass
-    assert time.perf_counter() - started < 5.0
+    assert time.process_time() - started < 5.0

@@ -334,10 +334,10 @@ ADVERSARIAL = [
 @pytest.mark.parametrize("text", ADVERSARIAL)
 def test_find_terminates_on_adversarial_input(text: str):
     # A termination bound, not a benchmark: the machine is shared.
-    started = time.perf_counter()
+    started = time.process_time()
     for detector in (CARD, IBAN):
         list(detector.find(text))
-    assert time.perf_counter() - started < 5.0
+    assert time.process_time() - started < 5.0
 
 
 @pytest.mark.parametrize(

@@ -592,10 +592,10 @@ ADVERSARIAL = {
 @pytest.mark.parametrize("name", sorted(ADVERSARIAL))
 def test_detector_terminates_on_adversarial_input(name: str):
     # A generous bound: a quadratic scan of these inputs takes minutes.
-    started = time.perf_counter()
+    started = time.process_time()
     for _ in SecretDetector().find(ADVERSARIAL[name]):
         pass
-    assert time.perf_counter() - started < 5.0
+    assert time.process_time() - started < 5.0
 
 
 def test_a_uri_password_never_becomes_an_email_nor_enters_the_vault():

@@ -125,9 +125,9 @@ def test_reading_entities_back_is_linear_in_tokens():
 
     def seconds(n_tokens: int) -> float:
         scores = rng.dirichlet(numpy.ones(len(TAGS)), size=n_tokens).astype("f")
-        started = time.perf_counter()
+        started = time.process_time()
         entities_from_scores(scores, TAGS, _limits(0.7))
-        return time.perf_counter() - started
+        return time.process_time() - started
 
     seconds(1_000)  # warm up
     small = min(seconds(20_000) for _ in range(3))

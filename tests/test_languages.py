@@ -177,12 +177,12 @@ def test_an_unknown_language_setting_is_a_config_error():
 def test_language_cues_are_linear_on_hostile_text():
     rules = RuleSettings(language="es")
     small, large = "Nombre: " * 2000, "Nombre: " * 20000
-    start = time.perf_counter()
+    start = time.process_time()
     find_rule_hits(small, rules)
-    t_small = time.perf_counter() - start
-    start = time.perf_counter()
+    t_small = time.process_time() - start
+    start = time.process_time()
     find_rule_hits(large, rules)
-    t_large = time.perf_counter() - start
+    t_large = time.process_time() - start
     assert t_large < 30 * max(t_small, 1e-3)
 
 

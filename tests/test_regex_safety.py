@@ -23,6 +23,7 @@ import pytest
 import spacy_pii
 
 SIZE = 100_000
+# In CPU seconds of this process, which other jobs on a shared machine do not add to.
 BOUND_SECONDS = 5.0
 # Modules whose optional extra is not installed cannot be imported; they are reported in
 # test_every_module_is_scanned rather than silently dropped.
@@ -171,8 +172,8 @@ def test_every_module_is_scanned_and_the_known_owners_are_found():
 @pytest.mark.parametrize("pattern", CASES)
 def test_pattern_is_linear_on_adversarial_input(pattern: re.Pattern):
     for label, text in _adversarial_inputs():
-        started = time.perf_counter()
+        started = time.process_time()
         for _ in pattern.finditer(text):
             pass
-        elapsed = time.perf_counter() - started
+        elapsed = time.process_time() - started
         assert elapsed < BOUND_SECONDS, f"{pattern.pattern[:60]!r} took {elapsed:.1f}s on {label}"

@@ -132,11 +132,11 @@ def test_bad_patterns_are_refused_with_a_typed_error(record, error, message):
     ],
 )
 def test_catastrophic_patterns_are_refused_quickly(pattern):
-    began = time.perf_counter()
+    began = time.process_time()
     with pytest.raises(UnsafePattern, match="backtrack"):
         check_pattern(pattern, "user")
     # The refusal itself must not hang on the pattern it refuses.
-    assert time.perf_counter() - began < 5.0
+    assert time.process_time() - began < 5.0
 
 
 @pytest.mark.parametrize(
