@@ -100,6 +100,16 @@ def test_load_de_uses_the_embedded_multilingual_model():
 
 
 @shipped
+def test_the_multilingual_ranker_weighs_names_in_the_texts_language():
+    nlp = spacy_pii.load("de")
+    ranker = nlp.get_pipe("pii_span_ranker")
+    assert ranker.model is not None and ranker.language == "de"
+    # German writes every noun with a capital: no name here, though each looks like one.
+    doc = nlp("Der Hund lief über die Straße, und die Kinder spielten im Garten.")
+    assert [s.text for s in doc.spans["pii"] if s.label_ == "PERSON"] == []
+
+
+@shipped
 def test_the_embedded_models_components_source_into_a_blank_pipeline():
     source = spacy.load(multilingual_pipeline_path())
     nlp = spacy.blank("fr")

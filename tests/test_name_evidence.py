@@ -12,6 +12,7 @@ from spacy_pii.core.name_evidence import (
     candidate_features,
     document_features,
     shipped_tables,
+    zipf,
 )
 from spacy_pii.errors import ConfigError
 
@@ -135,3 +136,21 @@ def test_shipped_english_tables_know_names_shorthand_drugs_and_software():
     assert tables.places["paris"] > 6 and tables.places["new york city"] > 6
     # A language without tables gets empty ones, so its table features read zero.
     assert shipped_tables("xx").first_names == {}
+
+
+def test_word_frequencies_follow_the_texts_language_and_mixed_text_has_none():
+    assert zipf("und", "de") > 5 and zipf("und", "en") < zipf("und", "de")
+    # Croatian and Serbian words are in wordfreq's Serbo-Croatian list.
+    assert zipf("nije", "hr") > 4 and zipf("nije", "sr") == zipf("nije", "hr")
+    assert zipf("und", "xx") == 0.0
+
+
+def test_the_language_of_the_text_decides_the_frequency_features():
+    text = "Gestern kam Haus zurück."
+    start = text.index("Haus")
+    candidate = Candidate(start, start + 4, "PERSON", 0.6, False)
+    casing = DocumentCasing.of(text)
+    english = candidate_features(text, candidate, casing, TABLES)
+    german = candidate_features(text, candidate, casing, TABLES, language="de")
+    zipf_max = FEATURE_NAMES.index("zipf_max")
+    assert german[zipf_max] > english[zipf_max]

@@ -178,3 +178,11 @@ def test_shipped_ranker_finds_no_name_in_package_names_of_a_log(shipped, log):
 def test_shipped_ranker_keeps_a_name_that_is_also_a_package(shipped):
     doc = shipped("Thanks to Maria Jenkins for the review of the release.")
     assert "Maria Jenkins" in _persons(doc)
+
+
+def test_multilingual_data_serves_every_language_with_its_word_frequencies():
+    ranker = spacy.blank("de").add_pipe("pii_span_ranker")
+    model = {**_model(), "language": "xx"}
+    tables = {**TABLES.to_dict(), "language": "xx"}
+    ranker.initialize(model=model, tables=tables)
+    assert ranker.language == "de" and ranker.tables.language == "xx"

@@ -15,6 +15,11 @@ Sources (public domain or permissive; corpus/SOURCES.md, "Name evidence tables")
 - places: GeoNames' cities of 15,000 people or more, the countries, the US states and the
   continents, with log10 of their population (``corpus/lexicons/geonames_places.tsv.gz``).
 
+``--language xx`` builds the multilingual pipeline's tables: the same, plus the given names and
+surnames of Faker's person providers for the European locales of ``FAKER_LOCALES`` (lists
+without counts, so a name only Faker knows gets ``FAKER_LOG_COUNT``). Word frequencies stay
+per language: the ranker asks ``wordfreq`` in the pipeline's language.
+
 Each name keeps log10 of its count, so that a feature can tell ``Mary`` (3.5 M births) from a
 string five babies were given. The cut-offs keep the file small (a few hundred KB gzipped)
 and drop the tail where every word of English is somebody's name.
@@ -58,6 +63,24 @@ PACKAGE_SUFFIX = re.compile(r"(?:-dev|-doc|-common|-utils|-data|-perl|-java|-too
 PACKAGE_VERSION = re.compile(r"-?\d+(?:\.\d+)*$")
 MIN_SOFTWARE_CHARS = 3
 GEONAMES_PLACES = ROOT / "corpus" / "lexicons" / "geonames_places.tsv.gz"
+# The locales of the languages spacy_pii.load knows (Serbian: Faker has no sr locale; its
+# Latin-script names are in hr_HR's lists).
+FAKER_LOCALES = (
+    "da_DK",
+    "de_DE",
+    "es_ES",
+    "fr_FR",
+    "hr_HR",
+    "it_IT",
+    "nl_NL",
+    "pl_PL",
+    "pt_PT",
+    "ru_RU",
+    "sk_SK",
+    "sv_SE",
+)
+# About a thousand people: the strength of a name that a Faker list holds without a count.
+FAKER_LOG_COUNT = 3.0
 # Context words of English, written here: a preposition of place before a capitalised word
 # ("in Florence", "to Prato"), a determiner (names rarely follow "the"), and a verb of
 # speech after one ("Percy said").
@@ -194,17 +217,41 @@ def _places(places: Path) -> dict[str, float]:
     return found
 
 
+def _faker_names() -> tuple[dict[str, float], dict[str, float]]:
+    from faker import Faker
+
+    first: dict[str, float] = {}
+    last: dict[str, float] = {}
+    for locale in FAKER_LOCALES:
+        for provider in Faker(locale).providers:
+            if provider.__provider__ != "faker.providers.person":
+                continue
+            for name in getattr(provider, "first_names", ()):
+                first.setdefault(str(name).casefold(), FAKER_LOG_COUNT)
+            for name in getattr(provider, "last_names", ()):
+                last.setdefault(str(name).casefold(), FAKER_LOG_COUNT)
+    return first, last
+
+
 def main(
     lexicons: Annotated[Path, typer.Option()] = ROOT.parent / "shared" / "lexicons",
     out: Annotated[Path, typer.Option()] = ROOT / "spacy_pii" / "data" / "name_evidence_en.json.gz",
     packages: Annotated[Path, typer.Option()] = DEBIAN_PACKAGES,
     places: Annotated[Path, typer.Option()] = GEONAMES_PLACES,
+    language: Annotated[str, typer.Option(help="en, or xx for the multilingual tables")] = "en",
 ) -> None:
+    if language not in ("en", "xx"):
+        raise typer.BadParameter("language must be en or xx")
+    first_names, surnames = _first_names(lexicons), _surnames(lexicons)
+    if language == "xx":
+        more_first, more_last = _faker_names()
+        first_names = {**more_first, **first_names}
+        surnames = {**more_last, **surnames}
     tables = {
-        "language": "en",
+        "language": language,
         "sources": "corpus/SOURCES.md, Name evidence tables",
-        "first_names": _first_names(lexicons),
-        "surnames": _surnames(lexicons),
+        "first_names": first_names,
+        "surnames": surnames,
         "shorthand": _shorthand(lexicons),
         "drugs": _drugs(lexicons),
         "software": _software(packages),

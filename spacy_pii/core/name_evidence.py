@@ -79,6 +79,9 @@ _SYMBOLS = frozenset("_/\\@#=<>{}[]|~$%^*+:;`")
 # A token with a symbol of code, a digit, or an inner capital (``getUserById``, ``v2.4.1``).
 _CODE_TOKEN = re.compile(r"[_/\\@#=<>{}\[\]|~$%^*+`;:()]|\d|[a-z][A-Z]")
 _SENTENCE_END = frozenset('.!?\n:;"“”()[]•-*')
+# Languages whose words wordfreq files under another code: Croatian and Serbian (Latin
+# script) under Serbo-Croatian, asked for directly so that it does not warn on every run.
+_WORDFREQ_NEAREST = {"hr": "sh", "sr": "sh", "bs": "sh"}
 
 FEATURE_NAMES: tuple[str, ...] = (
     "bias",
@@ -204,12 +207,23 @@ def shipped_tables(language: str) -> NameTables:
     return NameTables.from_dict(json.loads(gzip.decompress(resource.read_bytes())))
 
 
+@lru_cache(maxsize=64)
+def has_word_frequencies(language: str) -> bool:
+    """Whether ``wordfreq`` has a word list for ``language`` (``xx``, mixed text, has none)."""
+    from wordfreq import available_languages
+
+    return language in available_languages() or language in _WORDFREQ_NEAREST
+
+
 @lru_cache(maxsize=200_000)
 def zipf(word: str, language: str) -> float:
-    """``wordfreq``'s Zipf frequency of ``word`` (case-folded by wordfreq), 0 when unseen."""
+    """``wordfreq``'s Zipf frequency of ``word`` (case-folded by wordfreq), 0 when unseen or
+    when ``wordfreq`` has no list for the language."""
+    if not has_word_frequencies(language):
+        return 0.0
     from wordfreq import zipf_frequency
 
-    return float(zipf_frequency(word, language))
+    return float(zipf_frequency(word, _WORDFREQ_NEAREST.get(language, language)))
 
 
 @dataclass(frozen=True)
@@ -297,12 +311,17 @@ def candidate_features(
     candidate: Candidate,
     casing: DocumentCasing,
     tables: NameTables,
+    language: str | None = None,
 ) -> list[float]:
-    """The features of one candidate, in the order of :data:`FEATURE_NAMES`."""
+    """The features of one candidate, in the order of :data:`FEATURE_NAMES`.
+
+    ``language`` is the text's, for the word frequencies; by default the tables'. Tables
+    for ``xx`` (names of many languages) serve a text in any language.
+    """
     span = text[candidate.start : candidate.end]
     words = _WORD.findall(span)
     tokens = _TOKEN.findall(span)
-    language = tables.language
+    language = language or tables.language
     folded = [w.casefold() for w in words]
     n_words = max(1, len(words))
     word_zipfs = [zipf(w, language) / ZIPF_CEILING for w in folded]
@@ -396,8 +415,14 @@ def candidate_features(
 
 
 def document_features(
-    text: str, candidates: Sequence[Candidate], tables: NameTables
+    text: str,
+    candidates: Sequence[Candidate],
+    tables: NameTables,
+    language: str | None = None,
 ) -> list[list[float]]:
-    """The features of every candidate of one document (its casing is computed once)."""
+    """The features of every candidate of one document (its casing is computed once);
+    ``language`` as for :func:`candidate_features`."""
     casing = DocumentCasing.of(text, tables)
-    return [candidate_features(text, candidate, casing, tables) for candidate in candidates]
+    return [
+        candidate_features(text, candidate, casing, tables, language) for candidate in candidates
+    ]

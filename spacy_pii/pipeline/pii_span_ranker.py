@@ -44,6 +44,8 @@ DEFAULT_SPAN_RANKER_CONFIG: dict[str, Any] = {
 # Longer than any candidate: the span finder proposes at most 25 tokens, and the
 # guarded tokenizer caps a token's run; a longer span is simply compared less widely.
 MAX_SPAN_CHARS = 400
+# The language code of data (a model, tables) fitted across languages.
+MULTILINGUAL = "xx"
 
 
 class PiiSpanRankerSettings(BaseModel):
@@ -118,12 +120,14 @@ class PiiSpanRanker:
                 tables shipped for the language if absent.
 
         Raises:
-            ConfigError: a malformed model, or model and tables for another language.
+            ConfigError: a malformed model, or model and tables for another language (data
+                for ``xx`` serves every language).
         """
         self.tables = NameTables.from_dict(tables) if tables else shipped_tables(self.language)
         self.model = RankerModel.from_dict(model) if model is not None else None
         for data_language in {self.tables.language, getattr(self.model, "language", None)}:
-            if data_language is not None and data_language != self.language:
+            # Data for ``xx`` (the multilingual pipeline's) serves every language.
+            if data_language not in (None, MULTILINGUAL, self.language):
                 raise ConfigError(
                     f"pii_span_ranker: data for {data_language!r}, pipeline language "
                     f"{self.language!r}"
@@ -152,7 +156,7 @@ class PiiSpanRanker:
             candidates = [
                 _candidate(group[i], scores[i], from_peer, others, other_starts) for i in indices
             ]
-            features = document_features(text, candidates, self.tables)
+            features = document_features(text, candidates, self.tables, self.language)
             rows.extend(zip([key] * len(indices), indices, candidates, features, strict=True))
         return rows
 

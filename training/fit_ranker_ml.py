@@ -1,0 +1,209 @@
+"""Fit the span ranker for the multilingual pipeline, leaving one set out, and write it.
+
+    python training/fit_ranker_ml.py --model spacy_pii/models/xx_pii_default \
+        --tables training/output/name_evidence_xx.json.gz --out training/output/ml/model-ranked
+
+The multilingual dev suite (``corpus/built_ml/dev``: UNER dev, the held-out tails of the
+Europeana files, MEDDOCAN dev) runs once through ``spacy_pii.load(LANG)`` for each set's
+language, with ``pii_ner`` proposing from ``--ner-threshold``, up to the merge. Each PERSON
+candidate gets the features of :mod:`spacy_pii.core.name_evidence` (word frequencies in the
+set's language, the multilingual name and place tables of ``build_name_tables.py --language
+xx``) and a label (it touches a gold name). Then, for each set S:
+
+1. fit the ranker on every other set;
+2. choose the PERSON threshold that maximises the other sets' mean overlap F1;
+3. score S with that fold's ranker and threshold, through the merge's resolution and
+   propagation.
+
+Those are the leave-one-set-out (LOSO) figures it prints, beside the shipped pipeline's
+(``--model`` as it is). The written ranker is fitted on all sets, with the median of the
+folds' thresholds; ``--out`` receives the pipeline with ``pii_span_ranker`` before
+``pii_merge``, ``pii_ner``'s threshold and ``[components.pii_merge.thresholds]``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import pickle
+import statistics
+import time
+from pathlib import Path
+from typing import Annotated
+
+import spacy
+import typer
+from evaluate_ml import SET_LANGUAGES
+from fit_ranker import RANKER, CachedDoc, _cache, _figures, _probabilities
+
+from spacy_pii.assembly.build import language_pipeline
+from spacy_pii.core.name_evidence import NameTables, document_features
+from spacy_pii.core.taxonomy import load_taxonomy
+from spacy_pii.evaluation.name_precision import NameFigures
+from spacy_pii.evaluation.ranker_fit import (
+    Row,
+    best_threshold,
+    expected_calibration_error,
+    fit_ranker,
+    median_threshold,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+Opt = typer.Option
+GRID = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6)
+TYPE_GROUPS = {"PERSON": ("PERSON",)}
+RANKER_SETTINGS = {"candidate_keys": ["pii_ner"], "peer_keys": [], "compare_with": {}}
+RANKER_SETTINGS["types"] = ["PERSON"]
+
+
+def _read_tables(path: Path) -> NameTables:
+    return NameTables.from_dict(json.loads(gzip.decompress(path.read_bytes())))
+
+
+def _candidates(model: Path, dev: Path, tables: NameTables, ner_threshold: float) -> dict:
+    taxonomy = load_taxonomy()
+    config = {"components": {"pii_ner": {"threshold": ner_threshold}}}
+    cached: dict[str, list[CachedDoc]] = {}
+    for name, lang in SET_LANGUAGES.items():
+        docs = [json.loads(line) for line in (dev / f"{name}.jsonl").open(encoding="utf-8")]
+        nlp = language_pipeline(lang, model=model, config=config)
+        if RANKER in nlp.pipe_names:
+            nlp.remove_pipe(RANKER)
+        nlp.add_pipe(RANKER, before="pii_merge", config=RANKER_SETTINGS)
+        nlp.get_pipe(RANKER).initialize(tables=tables.to_dict())
+        cached[name] = _cache(nlp, docs, taxonomy)
+    return cached
+
+
+def _rows(cached: dict[str, list[CachedDoc]], names: list[str]) -> list[Row]:
+    return [
+        Row(name, hit.label, tuple(features), correct)
+        for name in names
+        for doc in cached[name]
+        for hit, features, correct in zip(doc.ranked, doc.features, doc.correct, strict=True)
+    ]
+
+
+def _cell(f: NameFigures) -> str:
+    return f"{f.overlap_p:.3f} / {f.overlap_r:.3f} / **{f.overlap_f1:.3f}** | {f.leak:.3f}"
+
+
+def main(
+    model: Annotated[Path, Opt(help="the multilingual pipeline")] = (
+        ROOT / "spacy_pii" / "models" / "xx_pii_default"
+    ),
+    tables: Annotated[Path, Opt(help="build_name_tables.py --language xx's output")] = (
+        ROOT / "training" / "output" / "name_evidence_xx.json.gz"
+    ),
+    dev: Annotated[Path, Opt(help="the dev sets of make_corpus_ml.py")] = (
+        ROOT / "corpus" / "built_ml" / "dev"
+    ),
+    out: Annotated[Path | None, Opt(help="where to write the ranked pipeline")] = None,
+    report: Annotated[Path, Opt(help="folder for ranker_ml.md and the candidate cache")] = (
+        ROOT / "metrics" / "ranker_ml"
+    ),
+    ner_threshold: Annotated[float, Opt(help="pii_ner's proposal threshold")] = 0.05,
+    reuse_candidates: Annotated[
+        bool, Opt(help="read the candidates cached by the last run (same model and threshold)")
+    ] = False,
+) -> None:
+    started = time.time()
+    name_tables = _read_tables(tables)
+    cache_file = report / "candidates.pickle"
+    if reuse_candidates and cache_file.exists():
+        cached = pickle.loads(cache_file.read_bytes())
+    else:
+        cached = _candidates(model, dev, name_tables, ner_threshold)
+        report.mkdir(parents=True, exist_ok=True)
+        cache_file.write_bytes(pickle.dumps(cached))
+    # The features are computed again, so a change to them needs no new pipeline run.
+    for name, docs in cached.items():
+        for doc in docs:
+            doc.features = document_features(
+                doc.text, doc.candidates, name_tables, SET_LANGUAGES[name]
+            )
+    merge = language_pipeline("xx", model=model).get_pipe("pii_merge")
+    print(f"cached {sum(map(len, cached.values()))} documents in {time.time() - started:.0f} s")
+
+    def figures(name: str, probabilities: list, threshold: float) -> NameFigures:
+        return _figures(cached[name], probabilities, {"PERSON": threshold}, merge)
+
+    lines = [
+        f"PERSON leaving one set out: `{model}` with the span ranker (pii_ner from "
+        f"{ner_threshold}), beside the pipeline as shipped",
+        "",
+        "| set | lang | names | P / R / F1 (LOSO) | leak | as shipped: P / R / F1 | leak | "
+        "ECE | threshold |",
+        "|---|---|---:|---|---:|---|---:|---:|---:|",
+    ]
+    shipped_settings = spacy.util.load_config(model / "config.cfg")["components"]
+    shipped_ner = float(shipped_settings["pii_ner"]["threshold"])
+    choices = []
+    for held in cached:
+        others = [name for name in cached if name != held]
+        fold = fit_ranker(
+            _rows(cached, others), language="xx", type_groups=TYPE_GROUPS, provenance={}
+        )
+        probabilities = {name: _probabilities(fold, cached[name]) for name in cached}
+
+        def mean_f1(t: float, others=others, probabilities=probabilities) -> tuple[float]:
+            return (statistics.fmean(figures(n, probabilities[n], t).overlap_f1 for n in others),)
+
+        threshold, _ = best_threshold(GRID, mean_f1)
+        choices.append(threshold)
+        ours = figures(held, probabilities[held], threshold)
+        # The pipeline as shipped: the first-stage scores above its own proposal threshold.
+        first_stage = [
+            [h.score if (h.score or 0.0) >= shipped_ner else 0.0 for h in doc.ranked]
+            for doc in cached[held]
+        ]
+        before = _figures(cached[held], first_stage, {"PERSON": shipped_ner}, merge)
+        pairs = [
+            (p, c)
+            for doc, ps in zip(cached[held], probabilities[held], strict=True)
+            for p, c in zip(ps, doc.correct, strict=True)
+        ]
+        lines.append(
+            f"| {held} | {SET_LANGUAGES[held]} | {ours.gold} | {_cell(ours)} | {_cell(before)} | "
+            f"{expected_calibration_error(pairs):.3f} | {threshold:.2f} |"
+        )
+        print(lines[-1], flush=True)
+    final = median_threshold(choices)
+    lines += ["", f"Shipped threshold (median of the folds): PERSON {final:.2f}"]
+    table = "\n".join(lines)
+    report.mkdir(parents=True, exist_ok=True)
+    (report / "ranker_ml.md").write_text(table + "\n", encoding="utf-8")
+    print(table)
+    if out is not None:
+        shipped = fit_ranker(
+            _rows(cached, list(cached)),
+            language="xx",
+            type_groups=TYPE_GROUPS,
+            provenance={
+                "pipeline": str(model),
+                "sets": sorted(cached),
+                "thresholds": {"PERSON": final},
+                "fitted_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            },
+        )
+        _write_pipeline(model, name_tables, shipped.to_dict(), ner_threshold, final, out)
+    print(f"{time.time() - started:.0f} s in all")
+
+
+def _write_pipeline(
+    model: Path, tables: NameTables, ranker: dict, ner: float, person: float, out: Path
+) -> None:
+    nlp = spacy.load(model, exclude=[RANKER])
+    nlp.add_pipe(RANKER, before="pii_merge", config=RANKER_SETTINGS)
+    nlp.get_pipe(RANKER).initialize(model=ranker, tables=tables.to_dict())
+    nlp.to_disk(out)
+    config = spacy.util.load_config(out / "config.cfg")
+    config["components"]["pii_ner"]["threshold"] = ner
+    thresholds = dict(config["components"]["pii_merge"].get("thresholds") or {})
+    config["components"]["pii_merge"]["thresholds"] = {**thresholds, "PERSON": person}
+    config.to_disk(out / "config.cfg")
+    spacy.load(out)  # refuse to leave a pipeline that does not load
+
+
+if __name__ == "__main__":
+    typer.run(main)
