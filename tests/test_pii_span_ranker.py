@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -186,3 +187,31 @@ def test_multilingual_data_serves_every_language_with_its_word_frequencies():
     tables = {**TABLES.to_dict(), "language": "xx"}
     ranker.initialize(model=model, tables=tables)
     assert ranker.language == "de" and ranker.tables.language == "xx"
+
+
+def test_scoring_many_spans_at_once_equals_scoring_each():
+    model = RankerModel.from_dict(_model())
+    rng = random.Random(0)
+    rows = [[rng.uniform(-3, 3) for _ in FEATURE_NAMES] for _ in range(50)]
+    labels = [rng.choice(["PERSON", "ORG"]) for _ in rows]
+    together = model.probabilities(labels, rows)
+    one_by_one = [model.probability(label, row) for label, row in zip(labels, rows, strict=True)]
+    assert [p is None for p in together] == [p is None for p in one_by_one]
+    assert all(
+        a == pytest.approx(b, abs=1e-12)
+        for a, b in zip(together, one_by_one, strict=True)
+        if a is not None
+    )
+    assert None in together  # ORG has no model here
+
+
+def test_a_document_with_more_candidates_than_a_chunk_is_scored_whole(monkeypatch):
+    import spacy_pii.pipeline.pii_span_ranker as module
+
+    nlp = _pipeline()
+    text = "Mary Smith and Will Smith met the NPO team. " * 10
+    whole = nlp(text).spans["pii_ner"].attrs["scores"]
+    monkeypatch.setattr(module, "CHUNK_CANDIDATES", 3)
+    assert nlp(text).spans["pii_ner"].attrs["scores"] == whole
+    # Every candidate was ranked: names high, shorthand low, none left at its first score.
+    assert len(whole) > 3 * 3 and len(set(whole)) > 1

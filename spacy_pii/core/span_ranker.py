@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy
+
 from ..errors import ConfigError
 from .name_evidence import FEATURE_NAMES
 
@@ -54,6 +56,25 @@ class RankerModel:
         """The probability that the span is right, or ``None`` for a type without a model."""
         model = self.types.get(label)
         return None if model is None else model.probability(features)
+
+    def probabilities(
+        self, labels: Sequence[str], rows: Sequence[Sequence[float]]
+    ) -> list[float | None]:
+        """:meth:`probability` for many spans at once: one matrix product per type."""
+        out: list[float | None] = [None] * len(labels)
+        for label, model in self.types.items():
+            at = [i for i, other in enumerate(labels) if other == label]
+            if not at:
+                continue
+            matrix = numpy.asarray([rows[i] for i in at], dtype="float64")
+            z = model.intercept + ((matrix - model.mean) / model.scale) @ numpy.asarray(
+                model.weights
+            )
+            # A clipped logit keeps exp() finite on any input, as in TypeModel.probability.
+            values = 1.0 / (1.0 + numpy.exp(-numpy.clip(z, -40.0, 40.0)))
+            for i, value in zip(at, values.tolist(), strict=True):
+                out[i] = value
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -20,7 +20,7 @@ from __future__ import annotations
 import bisect
 import gzip
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,13 @@ from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example
 from spacy.util import SimpleFrozenList, from_disk, to_disk
 
-from ..core.name_evidence import Candidate, NameTables, document_features, shipped_tables
+from ..core.name_evidence import (
+    Candidate,
+    DocumentCasing,
+    NameTables,
+    candidate_features,
+    shipped_tables,
+)
 from ..core.span_ranker import RankerModel
 from ..errors import ConfigError, validated_settings
 
@@ -46,6 +52,8 @@ DEFAULT_SPAN_RANKER_CONFIG: dict[str, Any] = {
 MAX_SPAN_CHARS = 400
 # The language code of data (a model, tables) fitted across languages.
 MULTILINGUAL = "xx"
+# Candidates whose features are computed and scored together (see PiiSpanRanker._rows).
+CHUNK_CANDIDATES = 4096
 
 
 class PiiSpanRankerSettings(BaseModel):
@@ -138,9 +146,20 @@ class PiiSpanRanker:
 
         ``training/fit_ranker.py`` reads the same rows to fit the model it then loads.
         """
+        return [
+            (key, index, candidate, features)
+            for key, indices, candidates, rows in self._chunks(doc)
+            for index, candidate, features in zip(indices, candidates, rows, strict=True)
+        ]
+
+    def _chunks(
+        self, doc: Doc
+    ) -> Iterator[tuple[str, list[int], list[Candidate], list[list[float]]]]:
+        # Features are computed CHUNK_CANDIDATES at a time, so that a long document holds
+        # the features of one chunk, not of all its candidates, while it is scored.
         wanted = set(self.settings.types)
         text = doc.text
-        rows: list[tuple[str, int, Candidate, list[float]]] = []
+        casing: DocumentCasing | None = None
         for key in self.settings.candidate_keys:
             group = doc.spans.get(key)
             if group is None or not len(group):
@@ -148,31 +167,37 @@ class PiiSpanRanker:
             indices = [i for i, span in enumerate(group) if span.label_ in wanted]
             if not indices:
                 continue
+            casing = casing or DocumentCasing.of(text, self.tables)
             other = doc.spans.get(self.settings.compare_with.get(key, ""), ())
             others = sorted((s.start_char, s.end_char, s.label_) for s in other)
             other_starts = [s for s, _, _ in others]
             scores = group.attrs.get("scores") or [None] * len(group)
             from_peer = key in self.settings.peer_keys
-            candidates = [
-                _candidate(group[i], scores[i], from_peer, others, other_starts) for i in indices
-            ]
-            features = document_features(text, candidates, self.tables, self.language)
-            rows.extend(zip([key] * len(indices), indices, candidates, features, strict=True))
-        return rows
+            for begin in range(0, len(indices), CHUNK_CANDIDATES):
+                chunk = indices[begin : begin + CHUNK_CANDIDATES]
+                candidates = [
+                    _candidate(group[i], scores[i], from_peer, others, other_starts) for i in chunk
+                ]
+                rows = [
+                    candidate_features(text, candidate, casing, self.tables, self.language)
+                    for candidate in candidates
+                ]
+                yield key, chunk, candidates, rows
 
     def __call__(self, doc: Doc) -> Doc:
         if self.model is None:
             return doc
         rescored: dict[str, list[float | None]] = {}
-        for key, index, candidate, features in self.candidate_rows(doc):
-            ranked = self.model.probability(candidate.label, features)
-            if ranked is None:
-                continue
-            if key not in rescored:
-                rescored[key] = list(
-                    doc.spans[key].attrs.get("scores") or [None] * len(doc.spans[key])
-                )
-            rescored[key][index] = ranked
+        for key, indices, candidates, rows in self._chunks(doc):
+            probabilities = self.model.probabilities([c.label for c in candidates], rows)
+            for index, probability in zip(indices, probabilities, strict=True):
+                if probability is None:
+                    continue
+                if key not in rescored:
+                    rescored[key] = list(
+                        doc.spans[key].attrs.get("scores") or [None] * len(doc.spans[key])
+                    )
+                rescored[key][index] = probability
         for key, scores in rescored.items():
             doc.spans[key] = _rescored(doc, doc.spans[key], scores)
         return doc
