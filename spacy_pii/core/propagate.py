@@ -81,6 +81,9 @@ _OPENERS = " \t\r\"'\u2018\u201c\u00ab([*_-\u2014"
 _SENTENCE_ENDS = ".!?\n"
 # The look-back for a sentence start is bounded, so each match costs a constant.
 _MAX_OPENER_CHARS = 8
+# What may stand before and after a prose word (inside a character class).
+_PROSE_OPENERS = "\"'\u2018\u201c(\\["
+_PROSE_CLOSERS = ",;:!?)\"'\u2019\u201d\\]"
 _SETTINGS_KEYS = ("types", "min_score", "name_parts", "min_part_chars", "case_insensitive")
 
 
@@ -317,7 +320,9 @@ def propagate_mentions(text: str, hits: Sequence[Hit], settings: PropagationSett
     for target in targets:
         index = folded if target.ignore_case else exact
         index.setdefault(target.value, []).append(target)
-    common = _written_in_lower_case(text, [t.value for t in targets if not t.ignore_case])
+    # Computed for every one-word string at the first one-word match that opens a sentence
+    # (one scan of the text): most documents never get there, so a short text pays nothing.
+    written_lower: frozenset[str] | None = None
     found: list[Hit] = []
     for gap_start, gap_end in _gaps(hits, len(text)):
         # The look-behind sees the text before gap_start; the look-ahead stops at gap_end,
@@ -327,8 +332,11 @@ def propagate_mentions(text: str, hits: Sequence[Hit], settings: PropagationSett
             if end < len(text) and _WORD_OR_HYPHEN.match(text, end):
                 continue
             value = match.group()
-            if value in common and _opens_sentence(text, start):
-                continue
+            if _is_one_word(value) and exact.get(value) and _opens_sentence(text, start):
+                if written_lower is None:
+                    written_lower = _written_in_lower_case(text, list(exact))
+                if value in written_lower:
+                    continue
             matching = [*exact.get(value, ()), *folded.get(value.lower(), ())]
             if not matching:
                 # Only where the regex folds case unlike str.lower ("\u017f" matches "s"):
@@ -348,22 +356,29 @@ def propagate_mentions(text: str, hits: Sequence[Hit], settings: PropagationSett
     return found
 
 
+def _is_one_word(value: str) -> bool:
+    return value[:1].isupper() and value[1:].islower() and " " not in value
+
+
 def _written_in_lower_case(text: str, values: Sequence[str]) -> frozenset[str]:
-    """The capitalised one-word ``values`` whose lower-case form is a whole word of ``text``
-    (one scan of the text for all of them)."""
-    words = {v.lower(): v for v in values if " " not in v and v[:1].isupper() and v[1:].islower()}
+    """The one-word ``values`` that ``text`` also writes in lower case as a prose word (one
+    scan for all of them)."""
+    words = {value.lower(): value for value in values if _is_one_word(value)}
     if not words:
         return frozenset()
     # A prose word: space or an opening mark before it, space or a closing mark after it, so
-    # that "hopper@x.org" or "good.example" says nothing about the capitalised word.
+    # that "hopper@x.org" or "good.example" says nothing about "Hopper" or "Good".
     branches = "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
     pattern = re.compile(
-        r"(?<![^\s\"'\u2018\u201c(\[])(?:"
+        r"(?<![^\s"
+        + _PROSE_OPENERS
+        + r"])(?:"
         + branches
-        + r")(?=[\s,;:!?)\"'\u2019\u201d\]]|\.(?!\w)|$)"
+        + r")(?=[\s"
+        + _PROSE_CLOSERS
+        + r"]|\.(?!\w)|$)"
     )
-    seen = {match.group() for match in pattern.finditer(text)}
-    return frozenset(words[word] for word in seen)
+    return frozenset(words[match.group()] for match in pattern.finditer(text))
 
 
 def _opens_sentence(text: str, start: int) -> bool:
