@@ -34,7 +34,7 @@ from typing import Annotated
 import spacy
 import typer
 from evaluate_ml import SET_LANGUAGES
-from fit_ranker import RANKER, CachedDoc, _cache, _figures, _probabilities
+from fit_ranker import RANKER, ROOT, CachedDoc, Opt, _cache, _figures, _probabilities
 
 from spacy_pii.assembly.build import language_pipeline
 from spacy_pii.core.name_evidence import NameTables, document_features
@@ -48,8 +48,6 @@ from spacy_pii.evaluation.ranker_fit import (
     median_threshold,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
-Opt = typer.Option
 GRID = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6)
 TYPE_GROUPS = {"PERSON": ("PERSON",)}
 RANKER_SETTINGS = {"candidate_keys": ["pii_ner"], "peer_keys": [], "compare_with": {}}
