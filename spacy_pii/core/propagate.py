@@ -24,8 +24,7 @@ What it guarantees, so that the merge can run it without weakening its total ord
 * The output is sorted and does not depend on the order of the input hits.
 * A one-word string that the document also writes in lower case is not marked where it opens
   a sentence: "Captain Good" makes "Good" a name, but "Good night," at the start of a line is
-  the word (the document's own "good luck" says so). Mid-sentence it is still marked. On
-  LitBank this was the largest source of false names.
+  the word (the document's own "good luck" says so). Mid-sentence it is still marked.
 
 Which hits are sources: a hit whose type is in ``types`` and whose score is at least
 ``min_score``. A hit without a score never qualifies. By the score contract

@@ -52,7 +52,7 @@ DEFAULT_SPAN_RANKER_CONFIG: dict[str, Any] = {
 MAX_SPAN_CHARS = 400
 # The language code of data (a model, tables) fitted across languages.
 MULTILINGUAL = "xx"
-# Candidates whose features are computed and scored together (see PiiSpanRanker._rows).
+# Candidates whose features are computed and scored together (see PiiSpanRanker._chunks).
 CHUNK_CANDIDATES = 4096
 
 
