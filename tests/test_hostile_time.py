@@ -215,10 +215,10 @@ def test_model_lane_scores_a_batch_in_shared_calls_alike(default_nlp, monkeypatc
     calls: list[int] = []
     score_call = ner_module.PiiNer._score_call
 
-    def counted(self, docs, call, head, kept):
+    def counted(self, docs, call, head, factored, kept):
         assert sum(len(candidates) for _, candidates in call) <= 120 or len(call) == 1
         calls.append(len({index for index, _ in call}))
-        return score_call(self, docs, call, head, kept)
+        return score_call(self, docs, call, head, factored, kept)
 
     monkeypatch.setattr(ner_module.PiiNer, "_score_call", counted)
     shared_docs = list(default_nlp.pipe(texts))

@@ -283,9 +283,9 @@ def model_calls(default_nlp, monkeypatch):
         calls["heads"].append(sum(end - start for _, start, end, _, _ in call))
         return run_head(head, tensors, call, cores)
 
-    def ner(self, docs, call, head, kept):
+    def ner(self, docs, call, head, factored, kept):
         calls["ner"].append(sum(len(candidates) for _, candidates in call))
-        return score_call(self, docs, call, head, kept)
+        return score_call(self, docs, call, head, factored, kept)
 
     monkeypatch.setattr(encoder_module, "chain_forward", encoder)
     monkeypatch.setattr(heads_module, "_run_call", heads)
