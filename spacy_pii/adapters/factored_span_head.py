@@ -3,12 +3,11 @@
 ``spacy.SpanCategorizer.v1`` with ``spacy.mean_max_reducer.v1`` scores a candidate span by
 concatenating four reductions of its token vectors (last, first, mean, max), multiplying
 that by the maxout layer's weights, and then applying the maxout, a layer norm and the
-scorer. The product is linear in each reduction, so for the last, first and mean parts it
-can be taken apart: the last and first parts once per token instead of once per candidate,
-and the mean and max parts on the candidate's two reduced vectors alone. With every 1- to
-4-gram a candidate, a token sits in about four candidates, so this does about 1.6 times fewer
-multiplications for the same scores (the same sums in another order: equal to float32
-rounding).
+scorer. That product is a sum of one product per reduction, so it can be taken apart: the
+last and first parts once per token instead of once per candidate, and the mean and max
+parts on the candidate's two reduced vectors alone. With every 1- to 4-gram a candidate, a
+token sits in about four candidates, so this does about 1.6 times fewer multiplications for
+the same scores (the same sums in another order: equal to float32 rounding).
 
 :func:`factored_head` recognises that head among a model's layers; any other head is left
 to thinc (``None``).
