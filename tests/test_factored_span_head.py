@@ -80,3 +80,17 @@ def test_the_shipped_pipeline_finds_the_same_spans_as_with_thincs_head(monkeypat
     for a, b in zip(factored, thinc, strict=True):
         assert [(s.start, s.end, s.label_) for s in a] == [(s.start, s.end, s.label_) for s in b]
         assert a.attrs["scores"] == pytest.approx(b.attrs["scores"], abs=1e-5)
+
+
+def test_a_span_of_thousands_of_tokens_scores_as_in_thinc() -> None:
+    # A span finder without max_length may propose one; it is reduced over its own rows.
+    reducer, scorer = _head(3)
+    factored = factored_head(reducer, scorer)
+    assert factored is not None
+    rng = numpy.random.default_rng(7)
+    vectors = rng.normal(size=(3000, WIDTH)).astype("f")
+    spans = numpy.asarray([[0, 3000], [10, 2510], [5, 6], [100, 104]])
+    lengths = spans[:, 1] - spans[:, 0]
+    rows = numpy.concatenate([vectors[s:e] for s, e in spans])
+    expected = scorer.predict(reducer.predict(Ragged(rows, lengths.astype("i"))))
+    assert numpy.allclose(factored.scores(vectors, spans[:, 0], spans[:, 1]), expected, atol=1e-5)

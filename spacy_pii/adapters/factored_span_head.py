@@ -22,6 +22,8 @@ import numpy
 from thinc.api import Model
 
 REDUCTIONS = "reduce_last|reduce_first|reduce_mean|reduce_max"
+# The longest span reduced from running windows; longer ones are reduced over their rows.
+RUNNING_LENGTHS = 8
 
 
 @dataclass(frozen=True)
@@ -65,14 +67,16 @@ class FactoredSpanHead:
 def _mean_and_max(vectors: numpy.ndarray, starts: numpy.ndarray, lengths: numpy.ndarray):
     """Each span's mean and max vector, side by side: ``(spans, 2 * width)``.
 
-    Running sums and maxima over windows of 1, 2, 3, ... tokens, one pass over the vectors
-    per length up to the longest span; most candidates are n-grams of one to four tokens.
+    Spans of up to :data:`RUNNING_LENGTHS` tokens (every n-gram candidate) read running sums
+    and maxima over windows of 1, 2, 3, ... tokens, one pass over the vectors per length;
+    longer ones (a span finder's) are reduced over their own rows, so the work stays linear
+    in the rows and the spans' tokens whatever the longest span.
     """
     width = vectors.shape[1]
     out = numpy.empty((len(starts), 2 * width), dtype=vectors.dtype)
     total = vectors.copy()
     peak = vectors.copy()
-    for length in range(1, int(lengths.max()) + 1):
+    for length in range(1, min(int(lengths.max()), RUNNING_LENGTHS) + 1):
         if length > 1:
             total = total[:-1] + vectors[length - 1 :]
             peak = numpy.maximum(peak[:-1], vectors[length - 1 :])
@@ -81,6 +85,16 @@ def _mean_and_max(vectors: numpy.ndarray, starts: numpy.ndarray, lengths: numpy.
             first = starts[at]
             out[at, :width] = total[first] / length
             out[at, width:] = peak[first]
+    at = numpy.flatnonzero(lengths > RUNNING_LENGTHS)
+    if len(at):
+        long_lengths = lengths[at]
+        offsets = numpy.cumsum(long_lengths) - long_lengths
+        rows = numpy.repeat(starts[at] - offsets, long_lengths) + numpy.arange(
+            int(long_lengths.sum())
+        )
+        gathered = vectors[rows]
+        out[at, :width] = numpy.add.reduceat(gathered, offsets, axis=0) / long_lengths[:, None]
+        out[at, width:] = numpy.maximum.reduceat(gathered, offsets, axis=0)
     return out
 
 
