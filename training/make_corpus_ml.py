@@ -20,8 +20,10 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import spacy
 from spacy.tokens import DocBin
 
+from spacy_pii.core.name_evidence import LANGUAGE_KEY
 from spacy_pii.core.taxonomy import load_taxonomy
 from spacy_pii.evaluation.documents import Document
 from spacy_pii.generator.corpus import read_jsonl, write_jsonl
@@ -39,12 +41,17 @@ def _docbin(docs: list[dict]) -> tuple[DocBin, ConversionReport]:
     for doc in docs:
         lang = doc["meta"].get("lang", "en")
         by_lang.setdefault(lang, []).append(Document.from_raw(doc["text"], doc["spans"]))
-    merged, total = DocBin(store_user_data=False), ConversionReport()
+    # Each document keeps its language (the reader pii.language_corpus.v1 passes it on),
+    # because one xx vocabulary reads them all.
+    merged, total = DocBin(store_user_data=True), ConversionReport()
     for lang, documents in sorted(by_lang.items()):
         docbin, report = documents_to_docbin(
             documents, lang=lang, ner_types=NER_TYPES, ner_keys=NER_KEYS
         )
-        merged.merge(docbin)
+        vocab = spacy.blank(lang).vocab
+        for doc in docbin.get_docs(vocab):
+            doc.user_data[LANGUAGE_KEY] = lang
+            merged.add(doc)
         total.add(report)
     return merged, total
 

@@ -226,6 +226,43 @@ def zipf(word: str, language: str) -> float:
     return float(zipf_frequency(word, _WORDFREQ_NEAREST.get(language, language)))
 
 
+# The ``doc.user_data`` key under which a document of a multilingual corpus names its language
+# (one ``xx`` vocabulary reads them all, so ``doc.lang_`` cannot say it).
+LANGUAGE_KEY = "pii_lang"
+# What a token encoder reads of each word: its Zipf frequency in the text's own language and
+# in English (where English is not the text's language, it is the one most often mixed in),
+# each on 0..1, and whether each list has never seen it. Tokens without a letter get zeros.
+TOKEN_FREQUENCY_FEATURES: tuple[str, ...] = (
+    "zipf_own",
+    "zipf_english",
+    "unseen_own",
+    "unseen_english",
+    "is_word",
+)
+_NO_WORD = (0.0,) * len(TOKEN_FREQUENCY_FEATURES)
+
+
+@lru_cache(maxsize=200_000)
+def token_frequency_features(token: str, language: str) -> tuple[float, ...]:
+    """:data:`TOKEN_FREQUENCY_FEATURES` of one token in a text of ``language``.
+
+    A language that ``wordfreq`` does not cover (``xx``) reads 0 and "seen" for its own
+    list, so its words are told apart by their English frequency alone.
+    """
+    if not any(ch.isalpha() for ch in token):
+        return _NO_WORD
+    own = zipf(token, language) if language != "en" else 0.0
+    english = zipf(token, "en")
+    own_listed = language != "en" and has_word_frequencies(language)
+    return (
+        own / ZIPF_CEILING,
+        english / ZIPF_CEILING,
+        1.0 if own_listed and own == 0.0 else 0.0,
+        1.0 if english == 0.0 else 0.0,
+        1.0,
+    )
+
+
 @dataclass(frozen=True)
 class DocumentCasing:
     """How a document is written, computed once per document: its casing, and the share of

@@ -1,0 +1,64 @@
+"""configs/multilingual.cfg trains on a language-tagged corpus, and the result runs per language."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+import spacy
+from spacy.cli.train import train
+from spacy.tokens import DocBin
+
+from spacy_pii.assembly.build import language_pipeline
+from spacy_pii.core.name_evidence import LANGUAGE_KEY
+
+REPO = Path(__file__).resolve().parents[1]
+DOCS = [
+    ("de", "Frau Anna Schneider wohnt am Bahnhof.", "Anna Schneider"),
+    ("fr", "Le docteur Paul Dupont est arrivé hier.", "Paul Dupont"),
+    ("en", "Yesterday Mary Jones called the office.", "Mary Jones"),
+]
+
+
+def _corpus_script():
+    spec = importlib.util.spec_from_file_location(
+        "make_corpus_ml", REPO / "training" / "make_corpus_ml.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _raw(lang: str, text: str, name: str) -> dict:
+    start = text.index(name)
+    span = {"start": start, "end": start + len(name), "label": "PERSON"}
+    return {"text": text, "spans": [span], "meta": {"lang": lang}}
+
+
+@pytest.mark.slow  # about 20 s: spaCy initialises and trains three components
+def test_the_multilingual_recipe_trains_on_tagged_documents_and_loads_per_language(tmp_path):
+    docbin, _ = _corpus_script()._docbin([_raw(*row) for row in DOCS * 4])
+    path = tmp_path / "train.spacy"
+    docbin.to_disk(path)
+    tagged = [
+        d.user_data.get(LANGUAGE_KEY)
+        for d in DocBin().from_disk(path).get_docs(spacy.blank("xx").vocab)
+    ]
+    assert sorted(set(tagged)) == ["de", "en", "fr"]
+    output = tmp_path / "out"
+    train(
+        REPO / "configs" / "multilingual.cfg",
+        output,
+        overrides={
+            "paths.train": str(path),
+            "paths.dev": str(path),
+            "training.max_steps": 6,
+            "training.eval_frequency": 3,
+        },
+    )
+    nlp = language_pipeline("de", model=output / "model-last")
+    doc = nlp("Herr Karl Weber, Telefon 030 1234567.")
+    assert "pii" in doc.spans
+    assert any(s.label_ == "PHONE" for s in doc.spans["pii"])
