@@ -8,7 +8,6 @@ script wrote beside it, and the input pipeline must be left as it was.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import pytest
 import spacy
 import srsly
 import tiny_ner
+from script_module import load_script
 from thinc.api import Config
 
 from spacy_pii.assembly.release import assemble_pipeline, model_fingerprint
@@ -27,13 +27,7 @@ TRAIN = tiny_ner.TRAIN
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location(
-        "calibrate_script", REPO / "training" / "calibrate.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(REPO / "training" / "calibrate.py", "calibrate_script")
 
 
 @pytest.fixture(scope="module")

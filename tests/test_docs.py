@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from script_module import load_script
 
 import spacy_pii
 
@@ -39,13 +40,7 @@ FENCE = re.compile(
 
 
 def _reference() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "docs_reference", ROOT / "docs" / "hooks" / "reference.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "docs" / "hooks" / "reference.py", "docs_reference")
 
 
 reference = _reference()

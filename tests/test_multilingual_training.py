@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 import spacy
+from script_module import load_script
 from spacy.cli.train import train
 from spacy.tokens import DocBin
 
@@ -22,13 +22,7 @@ DOCS = [
 
 
 def _corpus_script():
-    spec = importlib.util.spec_from_file_location(
-        "make_corpus_ml", REPO / "training" / "make_corpus_ml.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(REPO / "training" / "make_corpus_ml.py", "make_corpus_ml_script")
 
 
 def _raw(lang: str, text: str, name: str) -> dict:

@@ -6,24 +6,15 @@ no spaCy, so these tests need no model.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+from script_module import load_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "training" / "steady_state.py"
 
 
-def _load_script():
-    spec = importlib.util.spec_from_file_location("steady_state_script", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
-    spec.loader.exec_module(module)
-    return module
-
-
-steady = _load_script()
+steady = load_script(SCRIPT, "steady_state_script")
 Window = steady.Window
 
 
