@@ -68,6 +68,13 @@ def test_tokens_without_letters_and_unlisted_languages_are_documented_values():
     assert mixed[_column("is_word")] == 1.0
 
 
+def test_a_token_longer_than_any_listed_word_reads_as_unseen_without_a_lookup():
+    long_token = "Bahnhof" * 10_000
+    features = token_frequency_features(long_token, "de")
+    assert features[_column("unseen_own")] == 1.0 and features[_column("unseen_english")] == 1.0
+    assert features[_column("zipf_own")] == 0.0 and features[_column("is_word")] == 1.0
+
+
 def test_the_layer_reads_the_doc_language_and_the_corpus_tag_over_it():
     nlp = spacy.blank("fr")
     doc = nlp("Bahnhof Maison")

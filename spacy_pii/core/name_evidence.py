@@ -240,6 +240,10 @@ TOKEN_FREQUENCY_FEATURES: tuple[str, ...] = (
     "is_word",
 )
 _NO_WORD = (0.0,) * len(TOKEN_FREQUENCY_FEATURES)
+# Longer tokens are read as unseen without a lookup: wordfreq's lists hold no words that long
+# (their longest are about 40 letters, but for two joke compounds of 80 in German), and a
+# hostile token of a million letters would otherwise be tokenised by wordfreq twice.
+LONGEST_LISTED_WORD = 64
 
 
 @lru_cache(maxsize=200_000)
@@ -251,8 +255,9 @@ def token_frequency_features(token: str, language: str) -> tuple[float, ...]:
     """
     if not any(ch.isalpha() for ch in token):
         return _NO_WORD
-    own = zipf(token, language) if language != "en" else 0.0
-    english = zipf(token, "en")
+    listed = len(token) <= LONGEST_LISTED_WORD
+    own = zipf(token, language) if listed and language != "en" else 0.0
+    english = zipf(token, "en") if listed else 0.0
     own_listed = language != "en" and has_word_frequencies(language)
     return (
         own / ZIPF_CEILING,

@@ -1,6 +1,6 @@
 """``pii.language_corpus.v1``: spaCy's corpus reader, keeping each document's language.
 
-The multilingual corpus (``training/make_corpus_ml.py``) holds documents of thirteen
+The multilingual corpus (``training/make_corpus_ml.py``) holds documents of eleven
 languages in one ``DocBin``, each tokenised by its own language and tagged with it in
 ``user_data["pii_lang"]``. spaCy's reader builds the predicted doc afresh from the gold
 tokens, without user data; this reader copies the tag across, so that an encoder that reads
