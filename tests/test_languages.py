@@ -10,6 +10,7 @@ import pytest
 from spacy_pii.core.languages import (
     MIXED,
     UnknownLanguage,
+    language_families,
     language_rules,
     load_languages,
     supported_languages,
@@ -31,6 +32,15 @@ def test_every_listed_language_and_xx_is_supported():
         rules = language_rules(code)
         assert rules.code == code
         assert rules.countries and rules.titles and rules.phone_cues and rules.birth_cues
+
+
+def test_every_shipped_language_has_one_family_and_xx_none():
+    families = language_families()
+    grouped = [code for codes in families.values() for code in codes]
+    assert sorted(grouped) == sorted({*LANGUAGES, "en"})
+    assert families["Slavic"] == ("hr", "pl", "ru", "sk", "sr")
+    assert language_rules("pt").family == "Romance"
+    assert language_rules(MIXED).family is None
 
 
 def test_an_unknown_code_lists_the_supported_ones():
@@ -57,6 +67,7 @@ def test_xx_is_the_union_without_national_id_defaults():
         ("version: '1'\nlanguages:\n  de: {name: German, titles: [' Herr']}\n", "titles"),
         ("version: '1'\nlanguages:\n  xx: {name: Mixed}\n", "languages"),
         ("version: '1'\nlanguages:\n  de: {name: German, colour: red}\n", "colour"),
+        ("version: '1'\nlanguages:\n  de: {name: German, family: ''}\n", "family"),
     ],
 )
 def test_bad_language_data_is_refused_with_its_location(tmp_path: Path, yaml_text, where):

@@ -34,6 +34,7 @@ import typer
 from compare_presidio import fold_predictions
 
 from spacy_pii.assembly.build import language_pipeline
+from spacy_pii.core.languages import language_families
 from spacy_pii.core.taxonomy import load_taxonomy
 from spacy_pii.evaluation.documents import Document, read_documents
 from spacy_pii.evaluation.ranker_fit import expected_calibration_error
@@ -56,12 +57,6 @@ SET_LANGUAGES = {
     "europeana_fr": "fr",
     "europeana_nl": "nl",
     "meddocan_es": "es",
-}
-# Language families, over which the PERSON scores' calibration (ECE) is pooled.
-LANGUAGE_FAMILIES = {
-    "Germanic": ("da", "de", "en", "nl", "sv"),
-    "Romance": ("es", "fr", "it", "pt"),
-    "Slavic": ("hr", "pl", "ru", "sk", "sr"),
 }
 # The targets of issue 25, per family: PERSON overlap F1, and the leak everywhere.
 F1_TARGETS = {"uner": 0.85, "europeana": 0.70, "meddocan": 0.95}
@@ -117,7 +112,8 @@ def _row(gold, pred, cover) -> dict:
 def _family_ece(rows: dict[str, dict], pairs: dict[str, list[tuple[float, bool]]]) -> dict:
     """ECE of the PERSON scores, every set of a family's languages pooled."""
     out: dict[str, dict] = {}
-    for family, languages in LANGUAGE_FAMILIES.items():
+    # Language families (``family`` in the languages table), over which ECE is pooled.
+    for family, languages in language_families().items():
         sets = [name for name, row in rows.items() if row["lang"] in languages and pairs[name]]
         pooled = [pair for name in sets for pair in pairs[name]]
         if pooled:

@@ -11,15 +11,19 @@ set's language, the multilingual name and place tables of ``build_name_tables.py
 xx``) and a label (it touches a gold name). Then, for each set S:
 
 1. fit the ranker on every other set;
-2. choose the PERSON threshold that maximises the other sets' mean overlap F1;
-3. score S with that fold's ranker and threshold, through the merge's resolution and
+2. choose the PERSON threshold that maximises the other sets' mean overlap F1, each of them
+   scored by a ranker fitted without it and without S (a ranker's scores on its own fitting
+   sets overrate it, so a threshold read there does not carry to a set it has not seen);
+3. score S with the ranker of step 1 and that threshold, through the merge's resolution and
    propagation.
 
 Those are the leave-one-set-out (LOSO) figures it prints, beside the first stage alone:
 ``pii_ner``'s scores from the threshold in ``--model``'s config, no ranker (for a model not
 yet ranked, that is the pipeline as it was). The written ranker is fitted on all sets, with
-the median of the folds' thresholds; ``--out`` receives the pipeline with ``pii_span_ranker``
-before ``pii_merge``, ``pii_ner``'s threshold and ``[components.pii_merge.thresholds]``.
+the median of the folds' thresholds. The ECE of the held-out scores is reported per set and
+per language family (``family`` in the languages table). ``--out`` receives the pipeline with
+``pii_span_ranker`` before ``pii_merge``, ``pii_ner``'s threshold and
+``[components.pii_merge.thresholds]``.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from evaluate_ml import SET_LANGUAGES
 from fit_ranker import RANKER, ROOT, CachedDoc, Opt, _cache, _figures, _probabilities
 
 from spacy_pii.assembly.build import language_pipeline
+from spacy_pii.core.languages import language_families
 from spacy_pii.core.name_evidence import NameTables, document_features
 from spacy_pii.core.taxonomy import load_taxonomy
 from spacy_pii.evaluation.name_precision import NameFigures
@@ -51,6 +56,7 @@ from spacy_pii.evaluation.ranker_fit import (
 
 GRID = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6)
 TYPE_GROUPS = {"PERSON": ("PERSON",)}
+FAMILY_OF = {code: family for family, codes in language_families().items() for code in codes}
 RANKER_SETTINGS = {
     "candidate_keys": ["pii_ner"],
     "peer_keys": [],
@@ -85,6 +91,36 @@ def _rows(cached: dict[str, list[CachedDoc]], names: list[str]) -> list[Row]:
         for doc in cached[name]
         for hit, features, correct in zip(doc.ranked, doc.features, doc.correct, strict=True)
     ]
+
+
+def _family(name: str) -> str | None:
+    return FAMILY_OF.get(SET_LANGUAGES[name])
+
+
+def _pairs(docs: list[CachedDoc], probabilities: list) -> list[tuple[float, bool]]:
+    return [
+        (p, c)
+        for doc, ps in zip(docs, probabilities, strict=True)
+        for p, c in zip(ps, doc.correct, strict=True)
+    ]
+
+
+def _family_ece_lines(cached: dict[str, list[CachedDoc]], out_of_fold: dict[str, list]) -> list:
+    """ECE per language family of the out-of-fold scores, spans pooled."""
+    lines = [
+        "PERSON calibration by language family (out-of-fold scores, 15 bins, spans pooled):",
+        "",
+        "| family | sets | spans | ECE |",
+        "|---|---|---:|---:|",
+    ]
+    for family in sorted({_family(name) for name in cached} - {None}):
+        sets = [name for name in cached if _family(name) == family]
+        pooled = [pair for name in sets for pair in _pairs(cached[name], out_of_fold[name])]
+        lines.append(
+            f"| {family} | {', '.join(sets)} | {len(pooled)} | "
+            f"{expected_calibration_error(pooled):.3f} |"
+        )
+    return lines
 
 
 def _cell(f: NameFigures) -> str:
@@ -141,38 +177,45 @@ def main(
     ]
     shipped_settings = spacy.util.load_config(model / "config.cfg")["components"]
     shipped_ner = float(shipped_settings["pii_ner"]["threshold"])
+
+    def out_of_fold(name: str, left_out: tuple[str, ...] = ()) -> list:
+        """``name``'s scores from a ranker fitted on every set but it and ``left_out``."""
+        fitted_on = [n for n in cached if n != name and n not in left_out]
+        fold = fit_ranker(
+            _rows(cached, fitted_on), language="xx", type_groups=TYPE_GROUPS, provenance={}
+        )
+        return _probabilities(fold, cached[name])
+
+    held_scores = {name: out_of_fold(name) for name in cached}
     choices = []
     for held in cached:
         others = [name for name in cached if name != held]
-        fold = fit_ranker(
-            _rows(cached, others), language="xx", type_groups=TYPE_GROUPS, provenance={}
-        )
-        probabilities = {name: _probabilities(fold, cached[name]) for name in cached}
+        # The threshold is read on the other sets' out-of-fold scores, from rankers fitted
+        # without the held set too: a ranker's scores on the sets it was fitted on overrate
+        # it, and the held set is scored as none of them.
+        inner = {name: out_of_fold(name, (held,)) for name in others}
 
-        def mean_f1(t: float, others=others, probabilities=probabilities) -> tuple[float]:
-            return (statistics.fmean(figures(n, probabilities[n], t).overlap_f1 for n in others),)
+        def mean_f1(t: float, others=others, inner=inner) -> tuple[float]:
+            return (statistics.fmean(figures(n, inner[n], t).overlap_f1 for n in others),)
 
         threshold, _ = best_threshold(GRID, mean_f1)
         choices.append(threshold)
-        ours = figures(held, probabilities[held], threshold)
+        ours = figures(held, held_scores[held], threshold)
         # pii_ner alone: its scores from the model's own proposal threshold, not ranked.
         first_stage = [
             [h.score if (h.score or 0.0) >= shipped_ner else 0.0 for h in doc.ranked]
             for doc in cached[held]
         ]
         before = _figures(cached[held], first_stage, {"PERSON": shipped_ner}, merge)
-        pairs = [
-            (p, c)
-            for doc, ps in zip(cached[held], probabilities[held], strict=True)
-            for p, c in zip(ps, doc.correct, strict=True)
-        ]
+        ece = expected_calibration_error(_pairs(cached[held], held_scores[held]))
         lines.append(
             f"| {held} | {SET_LANGUAGES[held]} | {ours.gold} | {_cell(ours)} | {_cell(before)} | "
-            f"{expected_calibration_error(pairs):.3f} | {threshold:.2f} |"
+            f"{ece:.3f} | {threshold:.2f} |"
         )
         print(lines[-1], flush=True)
     final = median_threshold(choices)
-    lines += ["", f"Shipped threshold (median of the folds): PERSON {final:.2f}"]
+    lines += ["", f"Shipped threshold (median of the folds): PERSON {final:.2f}", ""]
+    lines += _family_ece_lines(cached, held_scores)
     table = "\n".join(lines)
     report.mkdir(parents=True, exist_ok=True)
     (report / "ranker_ml.md").write_text(table + "\n", encoding="utf-8")

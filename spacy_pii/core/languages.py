@@ -64,6 +64,7 @@ class LanguageRules(BaseModel):
 
     code: str = ""
     name: str = Field(min_length=1)
+    family: str | None = Field(default=None, min_length=1)
     countries: tuple[str, ...] = ()
     gov_id_countries: tuple[str, ...] = ()
     titles: tuple[str, ...] = ()
@@ -194,6 +195,15 @@ def language_rules(code: str) -> LanguageRules:
         UnknownLanguage: no data for ``code``.
     """
     return load_languages().get(code)
+
+
+def language_families() -> dict[str, tuple[str, ...]]:
+    """The shipped languages by family (``{"Romance": ("es", "fr", ...)}``), sorted."""
+    families: dict[str, list[str]] = {}
+    for code, rules in sorted(load_languages().languages.items()):
+        if rules.family is not None:
+            families.setdefault(rules.family, []).append(code)
+    return {family: tuple(codes) for family, codes in sorted(families.items())}
 
 
 def supported_languages() -> tuple[str, ...]:
