@@ -11,10 +11,8 @@ set's language, the multilingual name and place tables of ``build_name_tables.py
 xx``) and a label (it touches a gold name). Then, for each set S:
 
 1. fit the ranker on every other set;
-2. choose the PERSON threshold that maximises the other sets' mean overlap F1, each of them
-   scored by a ranker fitted without it and without S (a ranker's scores on its own fitting
-   sets overrate it, so a threshold read there does not carry to a set it has not seen);
-3. score S with the ranker of step 1 and that threshold, through the merge's resolution and
+2. choose the PERSON threshold that maximises the other sets' mean overlap F1;
+3. score S with that fold's ranker and threshold, through the merge's resolution and
    propagation.
 
 Those are the leave-one-set-out (LOSO) figures it prints, beside the first stage alone:
@@ -177,29 +175,21 @@ def main(
     ]
     shipped_settings = spacy.util.load_config(model / "config.cfg")["components"]
     shipped_ner = float(shipped_settings["pii_ner"]["threshold"])
-
-    def out_of_fold(name: str, left_out: tuple[str, ...] = ()) -> list:
-        """``name``'s scores from a ranker fitted on every set but it and ``left_out``."""
-        fitted_on = [n for n in cached if n != name and n not in left_out]
-        fold = fit_ranker(
-            _rows(cached, fitted_on), language="xx", type_groups=TYPE_GROUPS, provenance={}
-        )
-        return _probabilities(fold, cached[name])
-
-    held_scores = {name: out_of_fold(name) for name in cached}
     choices = []
+    held_scores: dict[str, list] = {}
     for held in cached:
         others = [name for name in cached if name != held]
-        # The threshold is read on the other sets' out-of-fold scores, from rankers fitted
-        # without the held set too: a ranker's scores on the sets it was fitted on overrate
-        # it, and the held set is scored as none of them.
-        inner = {name: out_of_fold(name, (held,)) for name in others}
+        fold = fit_ranker(
+            _rows(cached, others), language="xx", type_groups=TYPE_GROUPS, provenance={}
+        )
+        probabilities = {name: _probabilities(fold, cached[name]) for name in cached}
 
-        def mean_f1(t: float, others=others, inner=inner) -> tuple[float]:
-            return (statistics.fmean(figures(n, inner[n], t).overlap_f1 for n in others),)
+        def mean_f1(t: float, others=others, probabilities=probabilities) -> tuple[float]:
+            return (statistics.fmean(figures(n, probabilities[n], t).overlap_f1 for n in others),)
 
         threshold, _ = best_threshold(GRID, mean_f1)
         choices.append(threshold)
+        held_scores[held] = probabilities[held]
         ours = figures(held, held_scores[held], threshold)
         # pii_ner alone: its scores from the model's own proposal threshold, not ranked.
         first_stage = [
