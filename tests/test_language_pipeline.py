@@ -45,6 +45,11 @@ def test_load_lang_runs_that_languages_tokenizer_and_rules(lang, tiny_multilingu
     assert {s.label_ for s in doc.spans["pii"]} >= {"EMAIL", "PAYMENT"}
 
 
+def test_components_named_in_exclude_are_not_loaded(tiny_multilingual):
+    nlp = language_pipeline("de", model=tiny_multilingual, exclude=["pii_ner"])
+    assert nlp.pipe_names == ["pii_rules", "pii_merge"]
+
+
 def test_the_languages_tokenizer_replaces_the_saved_one(tiny_multilingual):
     # French elision: "l'hôpital" is two tokens in French, one in the multilingual tokenizer.
     french = language_pipeline("fr", model=tiny_multilingual)

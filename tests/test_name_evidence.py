@@ -154,3 +154,29 @@ def test_the_language_of_the_text_decides_the_frequency_features():
     german = candidate_features(text, candidate, casing, TABLES, language="de")
     zipf_max = FEATURE_NAMES.index("zipf_max")
     assert german[zipf_max] > english[zipf_max]
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment", "language", "expected"),
+    [
+        # A street or an institution named after a person: the language's place words.
+        ("Domicilio: Calle de Francisco Berkal, 4", "Francisco Berkal", "es", 1.0),
+        ("Domicilio: C/ Martin Luther King, 12", "Martin Luther King", "es", 1.0),
+        ("Il habite 3, rue Victor Hugo.", "Victor Hugo", "fr", 1.0),
+        # Mixed text reads every language's place words.
+        ("Il habite 3, rue Victor Hugo.", "Victor Hugo", "xx", 1.0),
+        # Only the two words before the candidate, on its own line.
+        ("Calle\nFrancisco Berkal vino ayer.", "Francisco Berkal", "es", 0.0),
+        ("La calle estaba vacía cuando Francisco Berkal llegó.", "Francisco Berkal", "es", 0.0),
+        ("Visto por Francisco Berkal ayer.", "Francisco Berkal", "es", 0.0),
+        # English has no place words in the language data: the feature stays off.
+        ("She lives on Calle de Francisco Berkal.", "Francisco Berkal", "en", 0.0),
+    ],
+)
+def test_address_words_before_a_candidate_follow_the_texts_language(
+    text, fragment, language, expected
+):
+    start = text.index(fragment)
+    candidate = Candidate(start, start + len(fragment), "PERSON", 0.6, False)
+    row = candidate_features(text, candidate, DocumentCasing.of(text), TABLES, language)
+    assert row[FEATURE_NAMES.index("address_word_before")] == expected

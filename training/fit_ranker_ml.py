@@ -73,9 +73,7 @@ def _candidates(model: Path, dev: Path, tables: NameTables, ner_threshold: float
     cached: dict[str, list[CachedDoc]] = {}
     for name, lang in SET_LANGUAGES.items():
         docs = [json.loads(line) for line in (dev / f"{name}.jsonl").open(encoding="utf-8")]
-        nlp = language_pipeline(lang, model=model, config=config)
-        if RANKER in nlp.pipe_names:
-            nlp.remove_pipe(RANKER)
+        nlp = language_pipeline(lang, model=model, config=config, exclude=[RANKER])
         nlp.add_pipe(RANKER, before="pii_merge", config=RANKER_SETTINGS)
         nlp.get_pipe(RANKER).initialize(tables=tables.to_dict())
         cached[name] = _cache(nlp, docs, taxonomy)
@@ -159,7 +157,7 @@ def main(
             doc.features = document_features(
                 doc.text, doc.candidates, name_tables, SET_LANGUAGES[name]
             )
-    merge = language_pipeline("xx", model=model).get_pipe("pii_merge")
+    merge = language_pipeline("xx", model=model, exclude=[RANKER]).get_pipe("pii_merge")
     print(f"cached {sum(map(len, cached.values()))} documents in {time.time() - started:.0f} s")
 
     def figures(name: str, probabilities: list, threshold: float) -> NameFigures:

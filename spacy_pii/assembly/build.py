@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import warnings
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, cast
@@ -283,7 +284,11 @@ def multilingual_pipeline_path() -> Path | None:
 
 
 def language_pipeline(
-    lang: str, *, model: str | Path | None = None, config: dict[str, Any] | None = None
+    lang: str,
+    *,
+    model: str | Path | None = None,
+    config: dict[str, Any] | None = None,
+    exclude: Sequence[str] = (),
 ) -> Language:
     """``lang``'s tokenizer, ``pii_rules`` with ``lang``'s rule data, the multilingual name
     model and the merge.
@@ -292,7 +297,9 @@ def language_pipeline(
     ``lang`` pipeline: its config builds ``lang``'s guarded tokenizer in place of the saved
     one, and ``pii_rules`` reads ``lang``'s data. Without a trained pipeline in this build
     the result is rules only, on ``lang``'s tokenizer. ``config`` holds further overrides
-    of the trained pipeline's config (``{"components": {"pii_ner": {"threshold": 0.3}}}``).
+    of the trained pipeline's config (``{"components": {"pii_ner": {"threshold": 0.3}}}``);
+    ``exclude`` names components of it not to load (``training/fit_ranker_ml.py`` refits a
+    ranker that may have been fitted on other features).
 
     Raises:
         UnknownLanguage: no rule data for ``lang`` (the message lists the supported codes).
@@ -319,6 +326,6 @@ def language_pipeline(
         merged = overrides.setdefault(section, {})
         for key, value in values.items():
             merged[key] = {**merged.get(key, {}), **value} if isinstance(value, dict) else value
-    nlp = spacy.load(path, config=overrides, exclude=["tokenizer"])
+    nlp = spacy.load(path, config=overrides, exclude=["tokenizer", *exclude])
     use_numpy_blas(nlp)
     return nlp

@@ -26,6 +26,7 @@ from importlib import resources
 from typing import Any
 
 from ..errors import ConfigError
+from .languages import UnknownLanguage, language_rules
 
 # Zipf 0 is "not seen"; wordfreq's scale tops out near 8 ("the" is 7.7 in English).
 ZIPF_CEILING = 8.0
@@ -119,6 +120,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "common_word_at_start",
     "honorific_before",
     "place_word_before",
+    "address_word_before",
     "determiner_before",
     "speech_verb_after",
     "possessive_after",
@@ -344,6 +346,26 @@ def _word_after(text: str, end: int) -> str:
     return words[0].casefold() if words else ""
 
 
+@lru_cache(maxsize=64)
+def address_words(language: str) -> frozenset[str]:
+    """The language's words that make what follows part of a place's name ("Calle",
+    "Avda.", "rue", "Hospital"): its rule data's ``place_words``, the same that keep a title
+    cue out of "Calle del Dr. Esquerdo". A street named after a person is an address."""
+    try:
+        return frozenset(language_rules(language).place_words)
+    except UnknownLanguage:
+        return frozenset()
+
+
+def _address_word_before(text: str, start: int, words: frozenset[str]) -> bool:
+    # The two words before the candidate on its line, as the rule lane reads them.
+    if not words:
+        return False
+    window = text[max(0, start - 64) : start]
+    previous = window[window.rfind("\n") + 1 :].split()[-2:]
+    return any(word.lower() in words for word in previous)
+
+
 def _table_strength(value: float | None) -> float:
     return 0.0 if value is None else min(value, LOG_COUNT_CEILING) / LOG_COUNT_CEILING
 
@@ -439,6 +461,7 @@ def candidate_features(
         zipf_max if at_start else 0.0,
         1.0 if before in HONORIFICS else 0.0,
         1.0 if before in tables.place_words else 0.0,
+        1.0 if _address_word_before(text, candidate.start, address_words(language)) else 0.0,
         1.0 if before in tables.determiners else 0.0,
         1.0 if _word_after(text, candidate.end) in tables.speech_verbs else 0.0,
         1.0 if after in ("'s", "’s") else 0.0,
