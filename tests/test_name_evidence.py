@@ -37,7 +37,8 @@ def _features(text: str, fragment: str, **kwargs) -> dict[str, float]:
         from_peer=kwargs.pop("from_peer", False),
         other_types=frozenset(kwargs.pop("other_types", ())),
     )
-    row = candidate_features(text, candidate, DocumentCasing.of(text), TABLES)
+    language = kwargs.pop("language", None)
+    row = candidate_features(text, candidate, DocumentCasing.of(text), TABLES, language)
     return dict(zip(FEATURE_NAMES, row, strict=True))
 
 
@@ -156,27 +157,22 @@ def test_the_language_of_the_text_decides_the_frequency_features():
     assert german[zipf_max] > english[zipf_max]
 
 
-@pytest.mark.parametrize(
-    ("text", "fragment", "language", "expected"),
-    [
-        # A street or an institution named after a person: the language's place words.
-        ("Domicilio: Calle de Francisco Berkal, 4", "Francisco Berkal", "es", 1.0),
-        ("Domicilio: C/ Martin Luther King, 12", "Martin Luther King", "es", 1.0),
-        ("Il habite 3, rue Victor Hugo.", "Victor Hugo", "fr", 1.0),
-        # Mixed text reads every language's place words.
-        ("Il habite 3, rue Victor Hugo.", "Victor Hugo", "xx", 1.0),
-        # Only the two words before the candidate, on its own line.
-        ("Calle\nFrancisco Berkal vino ayer.", "Francisco Berkal", "es", 0.0),
-        ("La calle estaba vacía cuando Francisco Berkal llegó.", "Francisco Berkal", "es", 0.0),
-        ("Visto por Francisco Berkal ayer.", "Francisco Berkal", "es", 0.0),
-        # English has no place words in the language data: the feature stays off.
-        ("She lives on Calle de Francisco Berkal.", "Francisco Berkal", "en", 0.0),
-    ],
-)
-def test_address_words_before_a_candidate_follow_the_texts_language(
-    text, fragment, language, expected
-):
-    start = text.index(fragment)
-    candidate = Candidate(start, start + len(fragment), "PERSON", 0.6, False)
-    row = candidate_features(text, candidate, DocumentCasing.of(text), TABLES, language)
-    assert row[FEATURE_NAMES.index("address_word_before")] == expected
+def test_address_words_before_a_candidate_follow_the_texts_language():
+    def reads(text: str, fragment: str, language: str) -> float:
+        return _features(text, fragment, language=language)["address_word_before"]
+
+    # A street or an institution named after a person: the language's place words.
+    assert reads("Domicilio: Calle de Francisco Berkal, 4", "Francisco Berkal", "es") == 1.0
+    assert reads("Domicilio: C/ Martin Luther King, 12", "Martin Luther King", "es") == 1.0
+    assert reads("Il habite 3, rue Victor Hugo.", "Victor Hugo", "fr") == 1.0
+    # Mixed text reads every language's place words.
+    assert reads("Il habite 3, rue Victor Hugo.", "Victor Hugo", "xx") == 1.0
+    # Only the two words before the candidate, on its own line.
+    assert reads("Calle\nFrancisco Berkal vino ayer.", "Francisco Berkal", "es") == 0.0
+    assert (
+        reads("La calle estaba vacía cuando Francisco Berkal llegó.", "Francisco Berkal", "es")
+        == 0.0
+    )
+    assert reads("Visto por Francisco Berkal ayer.", "Francisco Berkal", "es") == 0.0
+    # English has no place words in the language data: the feature stays off.
+    assert reads("She lives on Calle de Francisco Berkal.", "Francisco Berkal", "en") == 0.0
