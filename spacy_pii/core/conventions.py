@@ -111,6 +111,14 @@ SURNAME_PARTICLES: frozenset[str] = frozenset(
 )
 
 
+def words_before(text: str, position: int) -> list[str]:
+    """The last two whitespace-separated words before ``position`` on its line, read from at
+    most 64 characters: the context in which a title cue and the span ranker look for a
+    place word ("Calle del Dr. Esquerdo", "C/ Martin Luther King")."""
+    window = text[max(0, position - 64) : position]
+    return window[window.rfind("\n") + 1 :].split()[-2:]
+
+
 def leading_honorifics(words: Sequence[str]) -> int:
     """How many leading words of a PERSON span are honorifics (never the whole span)."""
     count = 0

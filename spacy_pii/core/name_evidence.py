@@ -26,6 +26,7 @@ from importlib import resources
 from typing import Any
 
 from ..errors import ConfigError
+from .conventions import words_before
 from .languages import UnknownLanguage, language_rules
 
 # Zipf 0 is "not seen"; wordfreq's scale tops out near 8 ("the" is 7.7 in English).
@@ -358,12 +359,7 @@ def address_words(language: str) -> frozenset[str]:
 
 
 def _address_word_before(text: str, start: int, words: frozenset[str]) -> bool:
-    # The two words before the candidate on its line, as the rule lane reads them.
-    if not words:
-        return False
-    window = text[max(0, start - 64) : start]
-    previous = window[window.rfind("\n") + 1 :].split()[-2:]
-    return any(word.lower() in words for word in previous)
+    return bool(words) and any(word.lower() in words for word in words_before(text, start))
 
 
 def _table_strength(value: float | None) -> float:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..core.conventions import HONORIFICS, SURNAME_PARTICLES
+from ..core.conventions import HONORIFICS, SURNAME_PARTICLES, words_before
 from ..core.hits import Hit
 from .anchors import Anchors
 
@@ -208,7 +208,7 @@ def titled_names(text: str, place_words: frozenset[str] = frozenset()) -> list[t
         if title.start() < resume or not title.group()[0].isupper():
             continue
         bare = title.group().rstrip(".").lower()
-        previous = _previous_words(text, title.start())
+        previous = words_before(text, title.start())
         if bare == "dr" and any(_DIGIT.search(word) for word in previous):
             continue  # "12 Oak Dr Springfield": Drive, not Doctor
         if bare in _OFFICES and previous[-1:] in (["of"], ["the"], ["The"]):
@@ -220,12 +220,6 @@ def titled_names(text: str, place_words: frozenset[str] = frozenset()) -> list[t
             found.append(span)
             resume = span[1]
     return found
-
-
-def _previous_words(text: str, position: int) -> list[str]:
-    """The last two words before ``position`` on its line (read from at most 64 characters)."""
-    window = text[max(0, position - 64) : position]
-    return window[window.rfind("\n") + 1 :].split()[-2:]
 
 
 def _name_after(text: str, position: int, *, all_caps: bool) -> tuple[int, int] | None:
