@@ -58,3 +58,28 @@ def test_card_grouped_with_no_break_spaces_is_found_on_the_original():
     text = "card 4242\u00a04242\u00a04242\u00a04242 ok"
     (hit,) = find_rule_hits(text, RuleSettings(types=("PAYMENT",)))
     assert text[hit.start : hit.end] == "4242\u00a04242\u00a04242\u00a04242"
+
+
+@pytest.mark.parametrize(
+    "word",
+    ["телефон", "ул.", "Ленина", "Αθήνα", "улица Кнеза Милоша", "Παπαδόπουλος"],
+)
+def test_words_in_their_own_script_keep_their_letters(word):
+    # Each holds a Cyrillic or Greek letter with no Latin twin ("л", "θ"): the twins in
+    # it are that script's own letters, which the language's cue words are written in.
+    assert fold_confusables(word).text == word
+
+
+def test_a_word_of_twins_and_latin_letters_still_folds():
+    assert fold_confusables("аdа@ехаmрlе.соm").text == "ada@example.com"
+    assert fold_confusables("раураl.соm and телефон").text == "paypal.com and телефон"
+
+
+def test_russian_cues_are_read_in_their_own_letters():
+    from spacy_pii.detectors import RuleSettings, find_rule_hits
+
+    text = "телефон: 8 (495) 123-45-67, ИНН 500100732259"
+    hits = find_rule_hits(text, RuleSettings(language="ru"))
+    found = {(h.label, text[h.start : h.end]) for h in hits}
+    assert ("PHONE", "8 (495) 123-45-67") in found
+    assert ("GOV_ID", "500100732259") in found

@@ -5,7 +5,9 @@ Attackers and sloppy copy-paste both produce "ａｄａ@example.com" (fullwidth)
 would slip past an ASCII pattern. Folding maps each such character to its ASCII twin (one
 character to one) and deletes invisible format characters, and records for every folded
 position the index it came from, so a hit on the folded text maps back to an exact slice of
-the original.
+the original. A Cyrillic or Greek twin is folded only in a word of twins and Latin letters
+("аda"): a word that also holds a letter of its script without a Latin twin ("телефон") is
+text in that script, and the language's cue words read it as written.
 
 Sources: Unicode's confusables data (UTS #39) for the Cyrillic and Greek letters that render
 like Latin ones; NFKC width folding for the fullwidth forms U+FF01..U+FF5E; NFKC for the
@@ -156,12 +158,25 @@ class FoldedText:
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
+# A Cyrillic or Greek letter without a Latin twin ("л", "д", "ф", "λ"). A word that holds
+# one is written in that script, so its twins are that script's own letters: "телефон" and
+# "ул." stay as written for the language's cue words, while "аda" or "раураl", made of
+# twins and Latin letters only, fold.
+_TWIN_LETTERS = frozenset(k for k in _HOMOGLYPHS if k.isalpha())
+_OTHER_SCRIPTS = "\x00-\u036f\u0530-\u1eff\u2000-\U0010ffff"
+_NATIVE_LETTER = re.compile(rf"[^\W\d_{''.join(sorted(_TWIN_LETTERS))}{_OTHER_SCRIPTS}]")
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
 def fold_confusables(text: str) -> FoldedText:
     """Fold look-alike and invisible characters; keep a map back to the original offsets."""
     if text.isascii():
         return FoldedText(text, None)
     # (index, replacement): "" deletes an invisible character, otherwise one character.
     edits: list[tuple[int, str]] = []
+    # The letter word around the last twin looked at, and whether it is in its own script;
+    # twins come in text order, so each word is read once.
+    word_end, native = -1, False
     for run in _NON_ASCII.finditer(text):
         for index in range(run.start(), run.end()):
             char = text[index]
@@ -169,8 +184,19 @@ def fold_confusables(text: str) -> FoldedText:
                 edits.append((index, ""))
                 continue
             replacement = _TABLE.get(ord(char))
-            if replacement is not None:
-                edits.append((index, replacement))
+            if replacement is None:
+                continue
+            if char in _TWIN_LETTERS:
+                if index >= word_end:
+                    word_start = index
+                    while word_start > max(word_end, 0) and text[word_start - 1].isalpha():
+                        word_start -= 1
+                    letters = _LETTERS.match(text, index)
+                    word_end = letters.end() if letters else index + 1
+                    native = _NATIVE_LETTER.search(text, word_start, word_end) is not None
+                if native:
+                    continue
+            edits.append((index, replacement))
     if not edits:
         return FoldedText(text, None)
     pieces: list[str] = []
