@@ -8,7 +8,8 @@ UNER dev (da, hr, pt, sk, sr, sv), the held-out tails of the Europeana files (de
 fr, nl) and MEDDOCAN dev (es). Each set is run through ``spacy_pii.load(LANG)`` for its own
 language, with ``--model`` as the name model. Per set it prints PERSON overlap P/R/F1, the
 character leak (the share of gold name characters that no output span of any type covers)
-and chars/s; for MEDDOCAN also name, e-mail and phone recall (overlap). Presidio 2.2.366 on
+and chars/s; for MEDDOCAN also name, e-mail, phone and street-address recall (overlap), and
+the share of gold address characters that no output span covers. Presidio 2.2.366 on
 fr_core_news_md (``supported_languages=["fr"]``) runs beside it on the French set, its
 predictions cached in ``<out>/presidio_fr.json`` by text hash.
 
@@ -106,6 +107,12 @@ def _row(gold, pred, cover) -> dict:
         "leak": leaked_share(gold, cover, LABEL),
         "email_r": _recall(result, "EMAIL"),
         "phone_r": _recall(result, "PHONE"),
+        "address_r": _recall(result, "ADDRESS"),
+        "address_leak": (
+            leaked_share(gold, cover, "ADDRESS")
+            if any(s.label == "ADDRESS" for d in gold for s in d.spans)
+            else None
+        ),
     }
 
 
@@ -253,8 +260,8 @@ def main(
         f"PERSON per language and set: `spacy_pii.load(LANG)` with `{model or 'xx_pii_default'}`",
         "",
         "| set | lang | docs | names | P / R / F1 | leak | target | e-mail R | phone R | "
-        "ECE | chars/s | Presidio (fr_core_news_md) P / R / F1, leak |",
-        "|---|---|---:|---:|---|---:|---|---:|---:|---:|---:|---|",
+        "address R / leak | ECE | chars/s | Presidio (fr_core_news_md) P / R / F1, leak |",
+        "|---|---|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---|",
     ]
     for name, row in rows.items():
         o = row["ours"]
@@ -268,10 +275,15 @@ def main(
         )
         email = "" if o["email_r"] is None else f"{o['email_r']:.3f}"
         phone = "" if o["phone_r"] is None else f"{o['phone_r']:.3f}"
+        address = (
+            ""
+            if o.get("address_leak") is None
+            else f"{o['address_r']:.3f} / {o['address_leak']:.3f}"
+        )
         lines.append(
             f"| {name} | {row['lang']} | {row['docs']} | {o['names']} | "
             f"{o['p']:.3f} / {o['r']:.3f} / **{o['f1']:.3f}** | {o['leak']:.3f} | "
-            f"F1 ≥ {target}{'' if ok else ' ✗'} | {email} | {phone} | "
+            f"F1 ≥ {target}{'' if ok else ' ✗'} | {email} | {phone} | {address} | "
             f"{'' if o['ece'] is None else format(o['ece'], '.3f')} | "
             f"{row['chars_per_s']:,.0f} | {peer_text} |"
         )

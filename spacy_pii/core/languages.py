@@ -10,6 +10,7 @@ of every language's cue words, phone regions and titles, with no national-id def
 mixed text has no home country), and with only those titles that cannot be an English word
 or an initial: they end in "." and have two letters or more, or hold a letter outside
 ASCII ("M.", "Me" and "Pan" are initials or words in English text; "Dña.", "Fräulein" are not).
+Street words that are common English words ("via", "place", "al.") are left out too.
 
 Pure Python: no spaCy.
 """
@@ -28,6 +29,9 @@ from ..errors import ConfigError
 
 DEFAULT_LANGUAGES_VERSION = "2026.12"
 MIXED = "xx"
+# wordfreq's Zipf value from which a word is common English: "via" 5.0, "avenue" 4.4,
+# "os" 4.1; "rue" (3.6) and "calle" (2.9) stay below.
+ENGLISH_WORD_ZIPF = 4.0
 
 
 class UnknownLanguage(ConfigError):
@@ -70,6 +74,12 @@ class LanguageRules(BaseModel):
     titles: tuple[str, ...] = ()
     name_fields: tuple[str, ...] = ()
     place_words: tuple[str, ...] = ()
+    street_words: tuple[str, ...] = ()
+    street_endings: tuple[str, ...] = ()
+    street_connectors: tuple[str, ...] = ()
+    house_words: tuple[str, ...] = ()
+    unit_words: tuple[str, ...] = ()
+    address_fields: tuple[str, ...] = ()
     phone_cues: tuple[str, ...] = ()
     email_cues: tuple[str, ...] = ()
     id_cues: tuple[str, ...] = ()
@@ -81,8 +91,9 @@ class LanguageRules(BaseModel):
     date_order: Literal["DMY", "YMD"] = "DMY"
 
     @field_validator(
-        "titles", "name_fields", "place_words", "phone_cues", "email_cues", "id_cues",
-        "secret_cues", "birth_cues", "email_at", "email_dot", "months",
+        "titles", "name_fields", "place_words", "street_words", "street_endings",
+        "street_connectors", "house_words", "unit_words", "address_fields", "phone_cues",
+        "email_cues", "id_cues", "secret_cues", "birth_cues", "email_at", "email_dot", "months",
     )  # fmt: skip
     @classmethod
     def _clean_words(cls, value: tuple[str, ...]) -> tuple[str, ...]:
@@ -149,13 +160,28 @@ def _unambiguous_title(title: str) -> bool:
     return (title.endswith(".") and len(letters) >= 2) or any(not c.isascii() for c in letters)
 
 
+def _english_word(word: str) -> bool:
+    """Whether a street word is also a common English word ("via", "place", "al." of "et
+    al."): in text of unknown language it would open a street in English prose."""
+    from wordfreq import zipf_frequency
+
+    letters = word.rstrip("./")
+    return (
+        len(letters) > 1
+        and letters.isalpha()
+        and zipf_frequency(letters, "en") >= ENGLISH_WORD_ZIPF
+    )
+
+
 def mixed_rules(table: LanguageTable) -> LanguageRules:
     """``xx``: every language's cues and regions, unambiguous titles, no id defaults."""
     fields = (
-        "countries", "name_fields", "place_words", "phone_cues", "email_cues", "id_cues",
-        "secret_cues", "birth_cues", "email_at", "email_dot", "months",
+        "countries", "name_fields", "place_words", "street_words", "street_endings",
+        "street_connectors", "house_words", "unit_words", "address_fields", "phone_cues",
+        "email_cues", "id_cues", "secret_cues", "birth_cues", "email_at", "email_dot", "months",
     )  # fmt: skip
     merged = {field: _union(table, field) for field in fields}
+    merged["street_words"] = tuple(w for w in merged["street_words"] if not _english_word(w))
     titles = tuple(t for t in _union(table, "titles") if _unambiguous_title(t))
     return LanguageRules(code=MIXED, name="mixed or unknown", titles=titles, **merged)
 

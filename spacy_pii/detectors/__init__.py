@@ -143,8 +143,11 @@ def build_detectors(settings: RuleSettings) -> list[Detector]:
     if settings.language is not None:
         from ..core.languages import language_rules
         from .language_cues import LanguageCueDetector
+        from .street_address import StreetAddressDetector
 
-        detectors.append(LanguageCueDetector(language_rules(settings.language)))
+        rules = language_rules(settings.language)
+        detectors.append(LanguageCueDetector(rules))
+        detectors.append(StreetAddressDetector(rules))
     return detectors
 
 
