@@ -62,7 +62,7 @@ def test_card_grouped_with_no_break_spaces_is_found_on_the_original():
 
 @pytest.mark.parametrize(
     "word",
-    ["телефон", "ул.", "Ленина", "Αθήνα", "улица Кнеза Милоша", "Παπαδόπουλος"],
+    ["телефон", "ул.", "Ленина", "Αθήνα", "улица Кнеза Милоша", "Παπαδόπουλος", "г-н"],
 )
 def test_words_in_their_own_script_keep_their_letters(word):
     # Each holds a Cyrillic or Greek letter with no Latin twin ("л", "θ"): the twins in

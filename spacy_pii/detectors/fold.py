@@ -165,7 +165,10 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _TWIN_LETTERS = frozenset(k for k in _HOMOGLYPHS if k.isalpha())
 _OTHER_SCRIPTS = "\x00-\u036f\u0530-\u1eff\u2000-\U0010ffff"
 _NATIVE_LETTER = re.compile(rf"[^\W\d_{''.join(sorted(_TWIN_LETTERS))}{_OTHER_SCRIPTS}]")
-_LETTERS = re.compile(r"[^\W\d_]+")
+# A word for that test: letters, with inner hyphens and apostrophes ("г-н", the Russian
+# title, whose "н" alone is a twin).
+_WORD_TAIL = re.compile(r"[^\W\d_]*(?:[\-'’][^\W\d_]+)*")
+_WORD_JOINERS = "-'’"
 
 
 def fold_confusables(text: str) -> FoldedText:
@@ -189,10 +192,18 @@ def fold_confusables(text: str) -> FoldedText:
             if char in _TWIN_LETTERS:
                 if index >= word_end:
                     word_start = index
-                    while word_start > max(word_end, 0) and text[word_start - 1].isalpha():
+                    floor = max(word_end, 0)
+                    while word_start > floor and (
+                        text[word_start - 1].isalpha()
+                        or (
+                            text[word_start - 1] in _WORD_JOINERS
+                            and word_start - 1 > floor
+                            and text[word_start - 2].isalpha()
+                        )
+                    ):
                         word_start -= 1
-                    letters = _LETTERS.match(text, index)
-                    word_end = letters.end() if letters else index + 1
+                    tail = _WORD_TAIL.match(text, index)
+                    word_end = max(tail.end() if tail else index, index + 1)
                     native = _NATIVE_LETTER.search(text, word_start, word_end) is not None
                 if native:
                     continue
