@@ -52,8 +52,9 @@ _HOUSE_NUMBER = re.compile(
     r"|[sS][ \t]?/[ \t]?[nN]|sn)(?![^\W_])"
 )
 _NO_NUMBER = re.compile(r"[sS][ \t]?/[ \t]?[nN](?![^\W_])")
-_SHORT_HOUSE_NUMBER = re.compile(
-    r"[ \t]{1,3},?[ \t]{0,3}[0-9]{1,3}(?:[a-zA-Z])?(?:[\-/][0-9]{1,3})?(?![^\W_])"
+# A house number of one to three digits right after a word or an abbreviation's full stop.
+_NUMBER_AFTER_WORD = re.compile(
+    r"(?<=[^\W\d_]|\.)[ \t]{1,3},?[ \t]{0,3}[0-9]{1,3}(?:[a-zA-Z])?(?:[\-/][0-9]{1,3})?(?![^\W_])"
 )
 _UNIT_SEPARATOR = r"[ \t]{0,2}[,\-]?[ \t]{0,2}"
 # A floor number ("1º", "3.º", "4 B") or a door letter in capitals ("A").
@@ -66,6 +67,7 @@ _NUMBER_BEFORE = re.compile(
     r"[ \t]{0,2},?[ \t]{1,3}$"
 )
 _NUMBER_BEFORE_REACH = 16
+_WORD_BEFORE_ENDING_MAX = 40
 _DIGIT = re.compile(r"[0-9]")
 _LETTER = re.compile(r"[^\W\d_]")
 
@@ -102,12 +104,7 @@ class StreetAddressDetector:
             unit = rf"(?i:{units})(?:(?<=\.)|(?![^\W_]))(?:[ \t]{{0,2}}[0-9]{{1,4}})?"
             parts.insert(0, _UNIT_SEPARATOR + unit)
         self._unit = re.compile(rf"(?:{'|'.join(parts)})")
-        endings = _alternation(rules.street_endings)
-        self._endings = (
-            re.compile(rf"(?<![^\W_])([^\W\d_]{{1,40}}?(?:{endings}))(?:(?<=\.)|(?![^\W_]))", re.I)
-            if endings
-            else None
-        )
+        self._endings = tuple(sorted({e.casefold() for e in rules.street_endings}))
         fields = _alternation(rules.address_fields)
         self._fields = (
             re.compile(rf"(?<![^\W_])(?:{fields})[ \t]{{0,3}}:[ \t]{{0,3}}", re.I)
@@ -191,16 +188,24 @@ class StreetAddressDetector:
         return end
 
     def _compound_streets(self, text: str) -> Iterator[tuple[int, int]]:
-        if self._endings is None:
+        if not self._endings:
             return
-        for match in self._endings.finditer(text):
-            # The lazy read leaves at least one letter before the ending: "Straße" alone
-            # is no street name, "Hauptstraße" is.
-            if not match.group(1)[0].isupper():
+        # Anchored on the short house number, which is rarer than the endings' letters: one
+        # scan for numbers after a word, then a look at that one word.
+        for number in _NUMBER_AFTER_WORD.finditer(text):
+            end = number.start()
+            floor = max(0, end - _WORD_BEFORE_ENDING_MAX)
+            start = end - 1 if text[end - 1] == "." else end
+            while start > floor and text[start - 1].isalpha():
+                start -= 1
+            word = text[start:end]
+            longer_word = start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_")
+            if longer_word or not word[:1].isupper():
                 continue
-            number = _SHORT_HOUSE_NUMBER.match(text, match.end())
-            if number is not None:
-                yield match.start(), number.end()
+            folded = word.casefold()
+            # At least one letter before the ending: "Straße" alone is no street name.
+            if any(folded.endswith(e) and len(folded) > len(e) for e in self._endings):
+                yield start, number.end()
 
     def _field_values(self, text: str) -> Iterator[tuple[int, int]]:
         if self._fields is None:
