@@ -134,6 +134,10 @@ def test_a_date_without_a_birth_cue_is_no_date_of_birth():
     [
         ("es", "NHC: 368503.\nNASS: 26 63514095.\n", "368503", "GOV_ID"),
         ("es", "NHC: 368503.\nNASS: 26 63514095.\n", "26 63514095", "GOV_ID"),
+        # A record's prefix before the number is not part of the id.
+        ("es", "CIPA: nhc-739146.\nNASS: 71 12345678", "739146", "GOV_ID"),
+        ("es", "Servicio: Urgencias.\nEpisodio: 04735665.\n", "04735665", "GOV_ID"),
+        ("es", "Tuvo un episodio de dolor de 2 horas.", None, "GOV_ID"),
         ("de", "Passwort: Sommer2024! bitte ändern", "Sommer2024!", "SECRET"),
         ("fr", "mot de passe = hX9#kL2p", "hX9#kL2p", "SECRET"),
         ("es", "contraseña: olvidada", None, "SECRET"),

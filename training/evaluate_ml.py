@@ -8,7 +8,7 @@ UNER dev (da, hr, pt, sk, sr, sv), the held-out tails of the Europeana files (de
 fr, nl) and MEDDOCAN dev (es). Each set is run through ``spacy_pii.load(LANG)`` for its own
 language, with ``--model`` as the name model. Per set it prints PERSON overlap P/R/F1, the
 character leak (the share of gold name characters that no output span of any type covers)
-and chars/s; for MEDDOCAN also name, e-mail, phone and street-address recall (overlap), and
+and chars/s; for MEDDOCAN also name, e-mail, phone, id and street-address recall (overlap), and
 the share of gold address characters that no output span covers. Presidio 2.2.366 on
 fr_core_news_md (``supported_languages=["fr"]``) runs beside it on the French set, its
 predictions cached in ``<out>/presidio_fr.json`` by text hash.
@@ -107,6 +107,7 @@ def _row(gold, pred, cover) -> dict:
         "leak": leaked_share(gold, cover, LABEL),
         "email_r": _recall(result, "EMAIL"),
         "phone_r": _recall(result, "PHONE"),
+        "id_r": _recall(result, "GOV_ID"),
         "address_r": _recall(result, "ADDRESS"),
         "address_leak": (
             leaked_share(gold, cover, "ADDRESS")
@@ -259,9 +260,9 @@ def main(
     lines = [
         f"PERSON per language and set: `spacy_pii.load(LANG)` with `{model or 'xx_pii_default'}`",
         "",
-        "| set | lang | docs | names | P / R / F1 | leak | target | e-mail R | phone R | "
+        "| set | lang | docs | names | P / R / F1 | leak | target | e-mail R | phone R | id R | "
         "address R / leak | ECE | chars/s | Presidio (fr_core_news_md) P / R / F1, leak |",
-        "|---|---|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---|",
+        "|---|---|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     for name, row in rows.items():
         o = row["ours"]
@@ -275,6 +276,7 @@ def main(
         )
         email = "" if o["email_r"] is None else f"{o['email_r']:.3f}"
         phone = "" if o["phone_r"] is None else f"{o['phone_r']:.3f}"
+        ids = "" if o.get("id_r") is None else f"{o['id_r']:.3f}"
         address = (
             ""
             if o.get("address_leak") is None
@@ -283,7 +285,7 @@ def main(
         lines.append(
             f"| {name} | {row['lang']} | {row['docs']} | {o['names']} | "
             f"{o['p']:.3f} / {o['r']:.3f} / **{o['f1']:.3f}** | {o['leak']:.3f} | "
-            f"F1 ≥ {target}{'' if ok else ' ✗'} | {email} | {phone} | {address} | "
+            f"F1 ≥ {target}{'' if ok else ' ✗'} | {email} | {phone} | {ids} | {address} | "
             f"{'' if o['ece'] is None else format(o['ece'], '.3f')} | "
             f"{row['chars_per_s']:,.0f} | {peer_text} |"
         )

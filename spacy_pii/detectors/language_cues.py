@@ -78,6 +78,8 @@ _NUMERIC_DMY = r"[0-3]?[0-9][./-][01]?[0-9][./-](?:1[89]|20)?[0-9]{2}"
 _NUMERIC_YMD = r"(?:1[89]|20)[0-9]{2}[./-][01]?[0-9][./-][0-3]?[0-9]"
 _ID_VALUE = re.compile(r"[0-9A-Z](?:[0-9A-Z]|[ .\-/](?=[0-9A-Z])){4,30}")
 _DIGIT = re.compile(r"[0-9]")
+# A record's own prefix before the number ("CIPA: nhc-270058"): the number is the id.
+_ID_PREFIX = re.compile(r"[A-Za-z]{2,4}[\-/](?=[0-9])")
 _FIELD_GAP = re.compile(r"[ \t]{0,3}(?:[:#]|n[º°o]\.?|nr\.?|no\.?)?[ \t]{0,3}:?[ \t]{0,3}", re.I)
 _SECRET_VALUE = re.compile(rf"[ \t]{{0,3}}[:=][ \t]{{0,3}}(\S{{4,{_SECRET_MAX}}})")
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?"
@@ -216,7 +218,9 @@ class LanguageCueDetector:
 
     def _id_value(self, text: str, start: int, limit: int):
         gap = _FIELD_GAP.match(text, start)
-        value = _ID_VALUE.match(text, gap.end() if gap else start)
+        position = gap.end() if gap else start
+        prefix = _ID_PREFIX.match(text, position)
+        value = _ID_VALUE.match(text, prefix.end() if prefix else position)
         if value is None or value.start() > limit:
             return None
         if len(_DIGIT.findall(value.group())) < 5:
