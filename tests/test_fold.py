@@ -83,3 +83,8 @@ def test_russian_cues_are_read_in_their_own_letters():
     found = {(h.label, text[h.start : h.end]) for h in hits}
     assert ("PHONE", "8 (495) 123-45-67") in found
     assert ("GOV_ID", "500100732259") in found
+
+
+def test_ordinal_indicators_stay_as_written():
+    # The Romance languages' "Nº", "D.ª" and "3.º" are read by their cue words.
+    assert fold_confusables("NºCol: 41, D.ª Ruiz, 3.º B").text == "NºCol: 41, D.ª Ruiz, 3.º B"

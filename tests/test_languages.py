@@ -94,6 +94,9 @@ def test_bad_language_data_is_refused_with_its_location(tmp_path: Path, yaml_tex
         ("es", "Responsable clínico: Dra: Alejandra Domínguez Urgel.", "Alejandra Domínguez Urgel"),
         ("es", "Apellidos:Mendez Gomez .\n", "Mendez Gomez"),
         ("es", "Médico:  NºCol: 41 41 12345.\n", None),
+        ("es", "Acompañada por D.ª Carmen Ruiz, su madre.", "Carmen Ruiz"),
+        ("es", "Médico: Dr. José Pérez NºCol: 41 41 98745.", "José Pérez"),
+        ("ru", "Г-н Иванов пришёл вовремя", "Иванов"),
         ("es", "Paciente: Varón de 45 años", None),
         ("es", "Hospital Dr. Peset, Valencia", None),
         ("es", "Calle del Dr. Esquerdo, 46", None),
@@ -137,6 +140,7 @@ def test_a_date_without_a_birth_cue_is_no_date_of_birth():
         # A record's prefix before the number is not part of the id.
         ("es", "CIPA: nhc-739146.\nNASS: 71 12345678", "739146", "GOV_ID"),
         ("es", "Servicio: Urgencias.\nEpisodio: 04735665.\n", "04735665", "GOV_ID"),
+        ("es", "Dr. José Pérez NºCol: 41 41 98745.", "41 41 98745", "GOV_ID"),
         ("es", "Tuvo un episodio de dolor de 2 horas.", None, "GOV_ID"),
         ("de", "Passwort: Sommer2024! bitte ändern", "Sommer2024!", "SECRET"),
         ("fr", "mot de passe = hX9#kL2p", "hX9#kL2p", "SECRET"),

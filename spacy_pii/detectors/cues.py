@@ -110,6 +110,7 @@ def _capitalised_title(titles: frozenset[str]) -> re.Pattern[str]:
 _TITLE_GATE = _capitalised_title(TITLES)
 _WORD = re.compile(r"[^\W\d_][\w'’-]{0,63}\.?")
 _GAP = re.compile(r"[ \t]{1,3}")
+_ORDINAL_MARK = re.compile("[ºª]")
 _DIGIT = re.compile(r"\d")
 
 # A header cell that names a column of people or logins, after normalisation (lower case,
@@ -240,6 +241,8 @@ def _name_after(text: str, position: int, *, all_caps: bool) -> tuple[int, int] 
                 break
             position = word.end()
             continue
+        if _ORDINAL_MARK.search(token):
+            break  # "NºCol", "1º": a form's next label or an ordinal, never a name
         named = bare not in _NOT_NAME_WORDS or _is_initial(token)
         if (token[0].isupper() and named) or bare in SURNAME_PARTICLES:
             words.append((word.start(), word.end(), token))

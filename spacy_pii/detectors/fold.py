@@ -117,11 +117,17 @@ def _build_table() -> dict[int, str]:
             # Circled and squared letters are symbols (So) by category, letters to a reader.
             if code in table or unicodedata.category(char) not in _ALPHANUMERIC_CATEGORIES:
                 continue
+            if char in _ORDINAL_MARKS:
+                continue
             folded = unicodedata.normalize("NFKC", char)
             if len(folded) == 1 and folded.isascii() and folded.isalnum():
                 table[code] = folded
     return table
 
+
+# The ordinal indicators of the Romance languages ("Nº", "D.ª", "3.º B") stay as written:
+# the languages' cue words and the street rule read them, and a name never holds one.
+_ORDINAL_MARKS = frozenset("ºª")
 
 # The blocks that hold letters and digits with an ASCII compatibility form (the Unicode
 # code charts): Latin-1 Supplement to Letterlike Symbols and Enclosed Alphanumerics in the
