@@ -532,3 +532,20 @@ def test_serve_command_serves_the_page_on_localhost():
         output = process.communicate(timeout=30)[0].decode()
     assert f"http://127.0.0.1:{port}/" in output
     assert "GET /api/pipelines 200" in output and CANARY not in output
+
+
+def test_a_language_code_serves_that_languages_pipeline():
+    # `spacy-pii serve --model de`: the slot's source is the code, loaded by spacy_pii.load.
+    slots = model_slots(["de"])
+    assert slots == [("de", "de")]
+    app = create_app(PipelineRegistry(slots), max_chars=400)
+    text = "Frau Schneider wohnt in der Hauptstraße 5, Handy 0171 2345678."
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        registry = app.state.service.registry
+        deadline = time.monotonic() + 120
+        while registry.slots["de"].state not in ("ready", "failed") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        body = test_client.post("/api/detect", json={"pipeline": "de", "text": text}).json()
+    found = {(row["type"], row["text"]) for row in body["spans"]}
+    assert {("ADDRESS", "Hauptstraße 5"), ("PHONE", "0171 2345678")} <= found
+    assert ("PERSON", "Schneider") in found
