@@ -194,23 +194,29 @@ def test_an_unknown_language_setting_is_a_config_error():
 
 
 @pytest.mark.parametrize(
-    ("unit", "repeats"),
+    "unit",
     [
-        ("Nombre: ", 2000),  # a form label with no value, many times
+        "Nombre: ",  # a form label with no value, many times
         # Street words and capitalised names with no house number: each starts a read.
-        ("Calle De La Del Los Las Gran Vía Mayor Nueva " * 3 + "\n", 300),
+        "Calle De La Del Los Las Gran Vía Mayor Nueva " * 3 + "\n",
+        # Compound street endings and short numbers, every one refused ("Straße" alone).
+        "Straße 5 weg 12 Gasse 3, ",
     ],
 )
-def test_language_cues_are_linear_on_hostile_text(unit, repeats):
-    rules = RuleSettings(language="es")
-    small, large = unit * repeats, unit * repeats * 10
-    start = time.process_time()
-    find_rule_hits(small, rules)
-    t_small = time.process_time() - start
-    start = time.process_time()
-    find_rule_hits(large, rules)
-    t_large = time.process_time() - start
-    assert t_large < 30 * max(t_small, 1e-3)
+def test_language_cues_are_linear_on_hostile_text(unit):
+    # 100k against 1M characters, best of three runs, each on text no run has seen.
+    rules = RuleSettings(language="xx")
+
+    def best(size: int) -> float:
+        times = []
+        for run in range(3):
+            text = f"{size} {run} " + unit * (size // len(unit))
+            start = time.process_time()
+            find_rule_hits(text, rules)
+            times.append(time.process_time() - start)
+        return min(times)
+
+    assert best(1_000_000) < 30 * max(best(100_000), 1e-3)
 
 
 def test_every_shipped_language_names_only_countries_with_an_id_rule():
