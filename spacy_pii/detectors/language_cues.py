@@ -66,8 +66,8 @@ def _title_forms(titles: Iterable[str]) -> list[str]:
 # A title or label word as the name reader skips it: "Dr:", "Dra", "D.ª", "Dr." before "Jorge".
 _TITLE_WORD = re.compile(r"[ \t]{0,3}([^\W\d_]{1,12})[.:ª]{0,2}")
 _TITLE_EDGES = ".:ª"
-# A name word holds no digit, no ordinal mark and no colon; the confusable folding turns
-# "Nº" into "No", so a word right before a colon is refused too ("NºCol:", the next label).
+# A name word holds no digit, no ordinal mark and no colon; a word right before a colon is
+# refused too ("Médico: Ana NºCol:", "Apellidos: Soto. Domicilio:": the next label).
 _NOT_NAME_MARKS = re.compile(r"[º°ª:0-9]")
 # Three words before a title: "Carrer del Dr." has the place word two words back.
 _PLACE_LOOKBACK = 96

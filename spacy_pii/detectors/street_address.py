@@ -45,13 +45,16 @@ _BEFORE_NAME = re.compile(r"[ \t]{0,3},?[ \t]{0,3}")
 # A space or a comma between name and number: "MDM9615" is a model number.
 _BEFORE_NUMBER = re.compile(r"[ \t]{0,3}[,.][ \t]{0,3}|[ \t]{1,3}")
 # A house or door letter that no postcode digit follows ("42 B", not the "E" of "E-18012").
-_LETTER_NOT_POSTCODE = r"[A-Za-z](?![^\W_]|[\-/]?[0-9])"
-# "42", "42 B", "58-182", "10/12", "s/n" (sin número); no letter or digit may follow.
+_NOT_POSTCODE = r"(?![^\W_]|[\-/]?[0-9])"
+_LETTER_NOT_POSTCODE = rf"[A-Za-z]{_NOT_POSTCODE}"
+# "s/n", "S / N": sin número, a building without a house number.
+_SIN_NUMERO = r"[sS][ \t]?/[ \t]?[nN]"
+# "42", "42 B", "58-182", "10/12", "s/n", "sn"; no letter or digit may follow.
 _HOUSE_NUMBER = re.compile(
     rf"(?:[0-9]{{1,4}}(?:[ \t]?{_LETTER_NOT_POSTCODE})?(?:[\-/][0-9]{{1,4}})?"
-    r"|[sS][ \t]?/[ \t]?[nN]|sn)(?![^\W_])"
+    rf"|{_SIN_NUMERO}|sn)(?![^\W_])"
 )
-_NO_NUMBER = re.compile(r"[sS][ \t]?/[ \t]?[nN](?![^\W_])")
+_NO_NUMBER = re.compile(rf"{_SIN_NUMERO}(?![^\W_])")
 # A house number of one to three digits right after a word or an abbreviation's full stop.
 _NUMBER_AFTER_WORD = re.compile(
     r"(?<=[^\W\d_]|\.)[ \t]{1,3},?[ \t]{0,3}[0-9]{1,3}(?:[a-zA-Z])?(?:[\-/][0-9]{1,3})?(?![^\W_])"
@@ -59,7 +62,7 @@ _NUMBER_AFTER_WORD = re.compile(
 _UNIT_SEPARATOR = r"[ \t]{0,2}[,\-]?[ \t]{0,2}"
 # A floor number ("1º", "3.º", "4 B") or a door letter in capitals ("A").
 _FLOOR = rf"{_UNIT_SEPARATOR}[0-9]{{1,2}}(?:\.?[ºª°o])?(?:[ \t]?{_LETTER_NOT_POSTCODE})?(?![^\W_])"
-_DOOR = rf"{_UNIT_SEPARATOR}[A-Z](?![^\W_]|[\-/]?[0-9])"
+_DOOR = rf"{_UNIT_SEPARATOR}[A-Z]{_NOT_POSTCODE}"
 # The house number written before the street word: "32, rue", "12 bis rue"; not the last
 # group of a longer number ("011 123 4567, ulica").
 _NUMBER_BEFORE = re.compile(
