@@ -14,10 +14,12 @@ import spacy
 
 from spacy_pii.core.conventions import name_list_parts
 from spacy_pii.core.hits import Hit
+from spacy_pii.core.name_evidence import NameTables
 from spacy_pii.core.resolve import resolve
 from spacy_pii.core.taxonomy import load_taxonomy
 from spacy_pii.detectors import RuleSettings, find_rule_hits
 from spacy_pii.detectors.cues import column_cells, titled_names
+from spacy_pii.detectors.hashtag_names import HashtagNameDetector, hashtag_name
 from spacy_pii.errors import ConfigError
 
 
@@ -127,6 +129,50 @@ def test_no_table_no_cue(text):
     assert _cells(text) == []
 
 
+# -- hashtags --------------------------------------------------------------------------
+
+
+def _tag_names(text: str) -> list[str]:
+    return [text[hit.start : hit.end] for hit in HashtagNameDetector().find(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("@amazonin #ShaneWatson #RR captain", ["ShaneWatson"]),
+        ("#DonaldSterling #ShelleySterling", ["DonaldSterling", "ShelleySterling"]),
+        ("Omg #RIPJohnSmith", ["JohnSmith"]),  # a run of capitals before the name
+        ("#MaryJones2020 tour", ["MaryJones"]),
+    ],
+)
+def test_a_first_name_and_surname_in_a_hashtag(text, names):
+    assert _tag_names(text) == names
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "#MyLife #RoyalBaby #HappyNew #BuddySong",  # parts more common as words than as names
+        "#tonymemmel",  # no case marks where the parts meet
+        "a#JohnSmith &#JohnSmith ##JohnSmith",  # not a tag: glued to a word, an entity, a tag
+        "#John_Smith #SmithJohn",  # an underscore ends the tag; surname first
+        "#JoséSmith",  # a part outside ASCII breaks the run
+        "John Smith",  # no tag
+    ],
+)
+def test_no_name_in_a_hashtag(text):
+    assert _tag_names(text) == []
+
+
+def test_a_hashtag_name_needs_both_tables():
+    tables = NameTables(language="en", first_names={"ada": 4.0}, surnames={"lovelace": 3.0})
+    assert hashtag_name("AdaLovelace", tables) == (0, 11)
+    assert hashtag_name("TeamAdaLovelace", tables) == (4, 15)
+    assert hashtag_name("AdaAda", tables) is None
+    rare = NameTables(language="en", first_names={"ada": 2.0}, surnames={"lovelace": 3.0})
+    assert hashtag_name("AdaLovelace", rare) is None
+
+
 # -- safety ----------------------------------------------------------------------------
 
 
@@ -139,13 +185,25 @@ def test_no_table_no_cue(text):
         "first_name," * 50_000 + "\n" + "a," * 50_000,
         ("first_name,x\n" + "Ana,1\n") * 20_000,
         "\n" * 200_000,
+        "#" + "Xyz" * 100_000,
+        "#AbCd " * 50_000,
     ],
-    ids=["titles", "title-words", "initials", "wide-header", "long-table", "blank-lines"],
+    ids=[
+        "titles",
+        "title-words",
+        "initials",
+        "wide-header",
+        "long-table",
+        "blank-lines",
+        "long-tag",
+        "many-tags",
+    ],
 )
 def test_cues_scan_adversarial_input_in_bounded_time(text):
     started = time.process_time()
     titled_names(text)
     column_cells(text)
+    HashtagNameDetector().find(text)
     # A termination check in this process's CPU seconds, not a speed test.
     assert time.process_time() - started < 5.0
 
@@ -177,6 +235,11 @@ def test_rule_hits_from_cues_are_unscored():
         ("PERSON", None, "cues.title")
     ]
     assert find_rule_hits("Lord Justice Gilbert agreed.", RuleSettings(context_cues=())) == []
+    tagged = find_rule_hits("Go #MaryJones!")
+    assert [(hit.label, hit.score, hit.detector) for hit in tagged] == [
+        ("PERSON", None, "cues.hashtag")
+    ]
+    assert find_rule_hits("Go #MaryJones!", RuleSettings(context_cues=("titles",))) == []
 
 
 def test_pii_rules_splits_tokens_at_a_cue():

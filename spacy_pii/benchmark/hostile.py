@@ -57,6 +57,11 @@ def _csv_names(length: int) -> str:
     return header + rows
 
 
+def _hashtag_parts(length: int) -> str:
+    # One tag of title-case parts that no name table holds: every part is read.
+    return "#" + _repeat("Xyz", length - 1)
+
+
 def _glued_cards(length: int) -> str:
     return _repeat("4242424242424242", length)
 
@@ -90,6 +95,7 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "word_colon": _word_colon,
     "titles_names": _titles_names,
     "csv_names": _csv_names,
+    "hashtag_parts": _hashtag_parts,
     "glued_cards": _glued_cards,
     "glued_emails": _glued_emails,
     "digit_separators": _digit_separators,

@@ -23,7 +23,7 @@ from .fold import fold_confusables
 RULE_TYPES: tuple[str, ...] = ("SECRET", "GOV_ID", "PAYMENT", "EMAIL", "PHONE", "IP_ADDRESS")
 
 # Context cues (:mod:`.cues`): not a standard's grammar, so they have their own setting.
-CUE_KINDS: tuple[str, ...] = ("titles", "columns")
+CUE_KINDS: tuple[str, ...] = ("titles", "columns", "hashtags")
 
 # libphonenumber's region codes for the phone rule when the caller names none. "US" and
 # "GB" cover the national formats most common in English text; international numbers
@@ -140,6 +140,10 @@ def build_detectors(settings: RuleSettings) -> list[Detector]:
         from .cues import ColumnCueDetector
 
         detectors.append(ColumnCueDetector())
+    if "hashtags" in settings.context_cues:
+        from .hashtag_names import HashtagNameDetector
+
+        detectors.append(HashtagNameDetector())
     if settings.language is not None:
         from ..core.languages import language_rules
         from .language_cues import LanguageCueDetector
