@@ -169,6 +169,10 @@ def test_a_hashtag_name_needs_both_tables():
     assert hashtag_name("AdaLovelace", tables) == (0, 11)
     assert hashtag_name("TeamAdaLovelace", tables) == (4, 15)
     assert hashtag_name("AdaAda", tables) is None
+    # a pair may not end inside a word with letters outside ASCII; a capital starts one
+    assert hashtag_name("AdaLovelaceé", tables) is None
+    assert hashtag_name("AdaLovelaceÉcole", tables) == (0, 11)
+    assert hashtag_name("éAdaLovelace", tables) == (1, 12)
     rare = NameTables(language="en", first_names={"ada": 2.0}, surnames={"lovelace": 3.0})
     assert hashtag_name("AdaLovelace", rare) is None
 

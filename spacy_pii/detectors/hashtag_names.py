@@ -7,7 +7,7 @@ title-case parts in a row that are a known first name and then a known surname b
 PERSON. Word frequency keeps ordinary tags out ("#MyLife", "#RoyalBaby", "#HappyNew"):
 each part must be more common as a name than as a word. That is, log10 of the people who
 bear it is at least its Zipf frequency, log10 of its uses per billion words. "John" (5.1 M
-births, Zipf 5.4) and "Smith" passes; "Love" (3.5 on the first scale, Zipf 5.8) does not.
+births, Zipf 5.4) and "Smith" pass; "Love" (3.5 on the first scale, Zipf 5.8) does not.
 
 The lookups use the span ranker's name tables (``spacy_pii/data/name_evidence_en.json.gz``:
 the US birth and census tables) and ``wordfreq``'s English list. A tag that only spells a
@@ -33,7 +33,8 @@ from .anchors import Anchors
 _TAG = re.compile(r"(?<![\w&#])#([^\W_]+)")
 # Camel-case parts: a title-case word, a run of capitals not followed by a lower-case letter
 # ("RIP" in "RIPJohnnyWinter"), a lower-case run, or digits. ASCII only, as the name tables
-# are; a part with another letter breaks the run, so it is never half of a pair.
+# are: a letter outside ASCII is no part, so the parts on either side of it are not adjacent,
+# and a pair must not end inside such a word ("#AnaJosé").
 _PART = re.compile(r"[A-Z][a-z]+|[A-Z]+(?![a-z])|[a-z]+|[0-9]+")
 # log10 of the births (first names) or of the people (surnames) a part must reach.
 MIN_LOG_COUNT = 2.5
@@ -77,9 +78,13 @@ def hashtag_name(body: str, tables: NameTables) -> tuple[int, int] | None:
     """The offsets in ``body`` (a tag without its ``#``) of its first name-and-surname pair."""
     parts = [(m.start(), m.group()) for m in _PART.finditer(body)]
     for (start, first), (next_start, last) in pairwise(parts):
+        end = next_start + len(last)
+        # A title-case part always starts a word; it ends one unless a letter outside ASCII
+        # in lower case follows ("Jos" in "AnaJosé").
+        ends_word = not body[end : end + 1].islower()
         adjacent = next_start == start + len(first)
-        if adjacent and _is_first_name(first, tables) and _is_surname(last, tables):
-            return start, next_start + len(last)
+        if adjacent and ends_word and _is_first_name(first, tables) and _is_surname(last, tables):
+            return start, end
     return None
 
 
