@@ -22,7 +22,8 @@ from .fold import fold_confusables
 # package stays cheap and a type the caller disabled costs nothing.
 RULE_TYPES: tuple[str, ...] = ("SECRET", "GOV_ID", "PAYMENT", "EMAIL", "PHONE", "IP_ADDRESS")
 
-# Context cues (:mod:`.cues`): not a standard's grammar, so they have their own setting.
+# Context cues (:mod:`.cues`, :mod:`.hashtag_names`): not a standard's grammar, so they have
+# their own setting.
 CUE_KINDS: tuple[str, ...] = ("titles", "columns", "hashtags")
 
 # libphonenumber's region codes for the phone rule when the caller names none. "US" and
