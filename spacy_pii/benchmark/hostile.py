@@ -57,9 +57,10 @@ def _csv_names(length: int) -> str:
     return header + rows
 
 
-def _hashtag_parts(length: int) -> str:
-    # One tag of title-case parts that no name table holds: every part is read.
-    return "#" + _repeat("Xyz", length - 1)
+def _hashtag_names(length: int) -> str:
+    # A name in every tag: thousands of hits, each a token split (one long tag of parts that
+    # no table holds is in tests/test_context_cues.py).
+    return _cycle(lambda i: f"#MaryJones{i} ", length)
 
 
 def _glued_cards(length: int) -> str:
@@ -95,7 +96,7 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "word_colon": _word_colon,
     "titles_names": _titles_names,
     "csv_names": _csv_names,
-    "hashtag_parts": _hashtag_parts,
+    "hashtag_names": _hashtag_names,
     "glued_cards": _glued_cards,
     "glued_emails": _glued_emails,
     "digit_separators": _digit_separators,
