@@ -19,11 +19,15 @@ from pathlib import Path
 
 from spacy_pii.core.taxonomy import Taxonomy
 from spacy_pii.errors import UnknownLabel
+from spacy_pii.generator.name_free import load_name_free
 from spacy_pii.generator.real_text import load_real_text
 
 ROOT = Path(__file__).resolve().parents[1]
 PRECISION_DIR = ROOT / "corpus" / "precision"
 PRECISION_SETS = ("clinical", "legal", "developer")
+# Real clinical notes without names (``spacy_pii.generator.name_free``), held-out part: scored
+# only, by the shipped ranker and thresholds. Nothing is fitted or chosen on it.
+NAME_FREE_SETS = ("clinical_notes",)
 PLACE_LABELS = frozenset(
     {"location", "LOC", "place", "PROP_GPE", "PROP_LOC", "PROP_FAC", "GPE", "FAC"}
 )
@@ -66,6 +70,12 @@ def load_precision_sets(folder: Path = PRECISION_DIR) -> dict[str, dict[str, lis
             "score": [d for d in docs if d["meta"]["split"] == "held_out"],
         }
     return out
+
+
+def load_name_free_sets(external: Path) -> dict[str, list[dict]]:
+    """The held-out part of the name-free clinical notes, when its file is present."""
+    docs = load_name_free(external, "held_out")
+    return {"clinical_notes": docs} if docs else {}
 
 
 def gold_tuples(doc: dict, taxonomy: Taxonomy) -> list[tuple[int, int, str]]:
