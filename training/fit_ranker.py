@@ -188,6 +188,16 @@ def _probabilities(model, docs: list[CachedDoc]) -> list[list[float | None]]:
     ]
 
 
+def _person_pairs(docs: list[CachedDoc], probabilities) -> list[tuple[float, bool]]:
+    """Each PERSON candidate's probability and whether it is a gold name, for the ECE."""
+    return [
+        (p, c)
+        for d, ps in zip(docs, probabilities, strict=True)
+        for h, p, c in zip(d.ranked, ps, d.correct, strict=True)
+        if h.label == "PERSON"
+    ]
+
+
 def _choose(sets, probabilities, presidio, merge, base_thresholds) -> tuple[dict, tuple]:
     """Coordinate ascent over the PERSON and ORG/LOCATION thresholds: the least total
     shortfall on the real sets first (the issue's margins), then on the precision sets, then
@@ -321,12 +331,7 @@ def main(
         ours = _figures(
             score_docs[held], held_probabilities, _thresholds(base_thresholds, chosen), merge
         )
-        pairs = [
-            (p, c)
-            for d, ps in zip(score_docs[held], held_probabilities, strict=True)
-            for h, p, c in zip(d.ranked, ps, d.correct, strict=True)
-            if h.label == "PERSON"
-        ]
+        pairs = _person_pairs(score_docs[held], held_probabilities)
         loso[held] = {
             "thresholds": chosen,
             "fit_margin": margin,
@@ -353,12 +358,7 @@ def main(
     )
     for name, docs in only_docs.items():
         probabilities = _probabilities(shipped, docs)
-        pairs = [
-            (p, c)
-            for d, ps in zip(docs, probabilities, strict=True)
-            for h, p, c in zip(d.ranked, ps, d.correct, strict=True)
-            if h.label == "PERSON"
-        ]
+        pairs = _person_pairs(docs, probabilities)
         ours = _figures(docs, probabilities, _thresholds(base_thresholds, final), merge)
         loso[f"{name} (shipped)"] = {
             "thresholds": final,

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from spacy_pii.core.taxonomy import Taxonomy
 from spacy_pii.errors import UnknownLabel
-from spacy_pii.generator.name_free import load_name_free
+from spacy_pii.generator.name_free import load_name_free_held_out
 from spacy_pii.generator.real_text import load_real_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,9 +73,8 @@ def load_precision_sets(folder: Path = PRECISION_DIR) -> dict[str, dict[str, lis
 
 
 def load_name_free_sets(external: Path) -> dict[str, list[dict]]:
-    """The held-out part of the name-free clinical notes, when its file is present."""
-    docs = load_name_free(external, "held_out")
-    return {"clinical_notes": docs} if docs else {}
+    """The held-out part of the name-free clinical notes."""
+    return {"clinical_notes": load_name_free_held_out(external)}
 
 
 def gold_tuples(doc: dict, taxonomy: Taxonomy) -> list[tuple[int, int, str]]:

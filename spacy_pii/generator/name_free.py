@@ -6,10 +6,11 @@ BILAT") become names. They are negatives for person names only: they can hold da
 and places.
 
 ``training/make_name_free.py`` writes the file from the shared lexicons. A fixed share of
-its documents (by a salted hash of the id) is ``held_out``: the span ranker's report and
-``training/evaluate_real.py --precision`` score it. The ``train`` part, cut at line breaks,
-was tried as training negatives for ``pii_ner`` on 4 December 2026 and is not in the corpus
-recipe (``configs/README.md``). Pure functions over JSONL-shaped dicts.
+its documents (by a salted hash of the id) is held out: the span ranker's report and
+``training/evaluate_real.py --precision`` score it. The rest was tried as training negatives
+for ``pii_ner`` on 4 December 2026 and is not in the corpus recipe (``configs/README.md``);
+the fixed split keeps the held-out figures comparable with that run. Pure functions over
+JSONL-shaped dicts.
 """
 
 from __future__ import annotations
@@ -18,35 +19,31 @@ import hashlib
 from pathlib import Path
 
 from .corpus import read_jsonl
-from .real_text import split_long
 
-NAME_FREE_FILES: tuple[str, ...] = ("clinical_name_free.jsonl",)
+NAME_FREE_FILE = "clinical_name_free.jsonl"
 HELD_OUT_SALT = "spacy-pii/name-free/v1"
 HELD_OUT_FRACTION = 0.3
 SOURCE_PREFIX = "name_free/"
 
 
-def name_free_split(doc_id: str) -> str:
-    """``held_out`` for a fixed share of the documents, ``train`` for the rest."""
+def is_held_out(doc_id: str) -> bool:
+    """Whether a document is in the fixed held-out share, by a salted hash of its id."""
     key = f"{HELD_OUT_SALT}\x1f{doc_id}"
     rank = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big") / 2**64
-    return "held_out" if rank < HELD_OUT_FRACTION else "train"
+    return rank < HELD_OUT_FRACTION
 
 
-def load_name_free(external_dir: Path, split: str) -> list[dict]:
-    """The documents of ``split`` (``train``, cut at line breaks as the real text is, or
-    ``held_out``, whole) from every name-free file present in ``external_dir``."""
-    if split not in ("train", "held_out"):
-        raise ValueError("split must be 'train' or 'held_out'")
-    docs: list[dict] = []
-    for name in NAME_FREE_FILES:
-        path = Path(external_dir) / name
-        if not path.exists():
-            continue
-        for doc in read_jsonl(path):
-            if doc["spans"]:
-                raise ValueError(f"{name}: a name-free document holds spans")
-            if name_free_split(doc["meta"]["doc_id"]) != split:
-                continue
-            docs.extend(split_long(doc) if split == "train" else [doc])
+def load_name_free_held_out(external_dir: Path) -> list[dict]:
+    """The held-out documents of ``external_dir``'s name-free file, whole.
+
+    Raises:
+        FileNotFoundError: the file is not in ``external_dir``.
+        ValueError: a document holds spans, so it is not name-free.
+    """
+    docs = []
+    for doc in read_jsonl(Path(external_dir) / NAME_FREE_FILE):
+        if doc["spans"]:
+            raise ValueError(f"{NAME_FREE_FILE}: a name-free document holds spans")
+        if is_held_out(doc["meta"]["doc_id"]):
+            docs.append(doc)
     return docs
