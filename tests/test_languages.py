@@ -102,6 +102,20 @@ def test_bad_language_data_is_refused_with_its_location(tmp_path: Path, yaml_tex
         ("es", "Calle del Dr. Esquerdo, 46", None),
         ("es", "Atendido por el Dr. Peset hoy", "Peset"),
         ("pl", "Pani Anna Nowak przyszła", "Anna Nowak"),
+        # Forms of address as they are written mid-sentence, in lower case.
+        ("nl", "Het voorstel van den heer van Zuylen werd verworpen", "van Zuylen"),
+        ("nl", "Namens de gedaagden trad de heer mr. Heeren op", "Heeren"),
+        ("nl", "Zo sprak de Heer tot Mozes", None),
+        ("fr", "Il a été reçu par monsieur Paul Girard hier", "Paul Girard"),
+        ("fr", "Le nommé Lucien Barbier, cultivateur, a été arrêté", "Lucien Barbier"),
+        ("es", "Llegó doña Carmen Ruiz con su hija", "Carmen Ruiz"),
+        ("it", "Ieri il signor Mario Rossi ha telefonato", "Mario Rossi"),
+        ("pt", "Segundo o sr. João Silva, o prazo terminou", "João Silva"),
+        ("hr", "Sastanku je prisustvovao gospodin Ivan Horvat", "Ivan Horvat"),
+        ("pl", "Wczoraj pan Jan Kowalski przyszedł", "Jan Kowalski"),
+        ("es", "Ingresó en la residencia Nuestra Señora de la Paz", None),
+        ("es", "Domicilio: Ada. Nstra Señora de Montserrat, 6", None),
+        ("pt", "Foi à igreja de Nossa Senhora de Fátima", None),
     ],
 )
 def test_titles_and_form_labels_cue_names(lang, text, name):

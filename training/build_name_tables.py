@@ -262,6 +262,7 @@ def main(
     }
     payload = json.dumps(tables, ensure_ascii=False, sort_keys=True).encode("utf-8")
     # mtime=0: the same tables give the same bytes.
+    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(gzip.compress(payload, mtime=0))
     sizes = {key: len(value) for key, value in tables.items() if isinstance(value, dict | list)}
     print(f"wrote {out} ({out.stat().st_size // 1024} KB): {sizes}")
