@@ -56,3 +56,25 @@ def test_the_multilingual_recipe_trains_on_tagged_documents_and_loads_per_langua
     doc = nlp("Herr Karl Weber, Telefon 030 1234567.")
     assert "pii" in doc.spans
     assert any(s.label_ == "PHONE" for s in doc.spans["pii"])
+
+
+def _with_org(lang: str, text: str, name: str, org: str) -> dict:
+    doc = _raw(lang, text, name)
+    start = text.index(org)
+    doc["spans"].append({"start": start, "end": start + len(org), "label": "ORG"})
+    return doc
+
+
+def test_the_corpus_gives_pii_ner_the_types_it_is_asked_for():
+    # PERSON alone by default (the shipped recipe); ORG too with --ner-types PERSON ORG.
+    docs = [_with_org("de", "Anna Schneider arbeitet bei Siemens.", "Anna Schneider", "Siemens")]
+    script = _corpus_script()
+    vocab = spacy.blank("xx").vocab
+
+    def labels(ner_types: tuple[str, ...]) -> list[str]:
+        docbin, _ = script._docbin(docs, ner_types)
+        (doc,) = docbin.get_docs(vocab)
+        return sorted(span.label_ for span in doc.spans["pii_ner"])
+
+    assert labels(script.NER_TYPES) == ["PERSON"]
+    assert labels(("PERSON", "ORG")) == ["ORG", "PERSON"]

@@ -10,7 +10,9 @@ dev), ``manifest.json`` (counts, and every held-out Europeana ``doc_id``), and
 tokenizer. ``checkpoint.spacy`` holds the first ``--checkpoint-docs`` documents of each dev
 set: what ``spacy train`` scores to pick its checkpoint (the whole dev suite is 326,000
 tokens, minutes a pass on a shared CPU). ``--only-checkpoint`` rebuilds just that file from
-``dev/``. The splitting and folding live in :mod:`spacy_pii.generator.multilingual`.
+``dev/``. ``--ner-types`` sets the types that ``pii_ner`` learns (PERSON alone in the shipped
+recipe; ``PERSON ORG`` was measured, configs/README.md). The splitting and folding live in
+:mod:`spacy_pii.generator.multilingual`.
 """
 
 from __future__ import annotations
@@ -35,7 +37,9 @@ NER_TYPES = ("PERSON",)
 NER_KEYS = ("pii_ner", "pii_candidates")
 
 
-def _docbin(docs: list[dict]) -> tuple[DocBin, ConversionReport]:
+def _docbin(
+    docs: list[dict], ner_types: tuple[str, ...] = NER_TYPES
+) -> tuple[DocBin, ConversionReport]:
     """Gold docs, each language's documents tokenised by that language's tokenizer."""
     by_lang: dict[str, list[Document]] = {}
     for doc in docs:
@@ -46,7 +50,7 @@ def _docbin(docs: list[dict]) -> tuple[DocBin, ConversionReport]:
     merged, total = DocBin(store_user_data=True), ConversionReport()
     for lang, documents in sorted(by_lang.items()):
         docbin, report = documents_to_docbin(
-            documents, lang=lang, ner_types=NER_TYPES, ner_keys=NER_KEYS
+            documents, lang=lang, ner_types=ner_types, ner_keys=NER_KEYS
         )
         vocab = spacy.blank(lang).vocab
         for doc in docbin.get_docs(vocab):
@@ -56,12 +60,14 @@ def _docbin(docs: list[dict]) -> tuple[DocBin, ConversionReport]:
     return merged, total
 
 
-def checkpoint_docbin(dev_dir: Path, per_set: int) -> DocBin:
+def checkpoint_docbin(
+    dev_dir: Path, per_set: int, ner_types: tuple[str, ...] = NER_TYPES
+) -> DocBin:
     """The first ``per_set`` documents of every dev set in ``dev_dir``, as gold docs."""
     docs = [
         doc for path in sorted(dev_dir.glob("*.jsonl")) for doc in list(read_jsonl(path))[:per_set]
     ]
-    docbin, _ = _docbin(docs)
+    docbin, _ = _docbin(docs, ner_types)
     return docbin
 
 
@@ -73,9 +79,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-english", action="store_true", help="leave English out")
     parser.add_argument("--checkpoint-docs", type=int, default=12, help="per dev set")
     parser.add_argument("--only-checkpoint", action="store_true")
+    parser.add_argument(
+        "--ner-types",
+        nargs="+",
+        default=list(NER_TYPES),
+        help="the types pii_ner learns (the gold DocBins' pii_ner spans)",
+    )
     args = parser.parse_args(argv)
+    ner_types = tuple(args.ner_types)
     if args.only_checkpoint:
-        checkpoint_docbin(args.out / "dev", args.checkpoint_docs).to_disk(
+        checkpoint_docbin(args.out / "dev", args.checkpoint_docs, ner_types).to_disk(
             args.out / "checkpoint.spacy"
         )
         return 0
@@ -95,11 +108,13 @@ def main(argv: list[str] | None = None) -> int:
     for name, docs in sorted(corpus.dev.items()):
         write_jsonl(out / "dev" / f"{name}.jsonl", docs)
         dev_all.extend(docs)
-    train_bin, train_report = _docbin(train)
-    dev_bin, dev_report = _docbin(dev_all)
+    train_bin, train_report = _docbin(train, ner_types)
+    dev_bin, dev_report = _docbin(dev_all, ner_types)
     train_bin.to_disk(out / "train.spacy")
     dev_bin.to_disk(out / "dev.spacy")
-    checkpoint_docbin(out / "dev", args.checkpoint_docs).to_disk(out / "checkpoint.spacy")
+    checkpoint_docbin(out / "dev", args.checkpoint_docs, ner_types).to_disk(
+        out / "checkpoint.spacy"
+    )
     manifest = {
         "train_documents": Counter(d["meta"]["set"] for d in train),
         "dev_documents": {name: len(docs) for name, docs in sorted(corpus.dev.items())},
