@@ -51,6 +51,7 @@ from spacy.language import Language
 from spacy_pii.adapters.span_groups import group_to_hits
 from spacy_pii.core.hits import Hit
 from spacy_pii.core.name_evidence import Candidate, document_features
+from spacy_pii.core.nickname_join import join_nicknames
 from spacy_pii.core.propagate import propagate_mentions
 from spacy_pii.core.resolve import resolve
 from spacy_pii.core.taxonomy import load_taxonomy
@@ -157,6 +158,8 @@ def _merged(doc: CachedDoc, scores: list[float], thresholds: dict, merge) -> lis
         ]
         if found:
             spans = resolve([*spans, *found], merge.taxonomy, **settings).spans
+    if merge.settings.join_nicknames:
+        spans = join_nicknames(doc.text, spans)
     return [(h.start, h.end, h.label) for h in spans]
 
 

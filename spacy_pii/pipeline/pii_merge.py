@@ -12,6 +12,10 @@ second resolution settles the propagated candidates among themselves. A propagat
 that does not sit on token boundaries is skipped: the tokens cannot be split this late
 without shifting the token offsets of every span group written before the merge.
 
+With ``join_nicknames`` on, the parts of a name written around a quoted nickname
+(``Harold "Junior" Theriault``) become one PERSON span, the nickname inside
+(:mod:`spacy_pii.core.nickname_join`).
+
 Settings come from the config only (:class:`PiiMergeSettings`). Data (the taxonomy, a frozen
 threshold policy and an allow-list of values never reported) arrives through
 :meth:`PiiMerge.initialize` and is saved by ``to_disk``, so a packaged pipeline needs no file
@@ -35,6 +39,7 @@ from spacy.util import SimpleFrozenList, filter_spans
 from ..adapters.component_data import data_from_bytes, data_from_disk, data_to_bytes, data_to_disk
 from ..adapters.span_groups import group_to_hits, hits_to_group
 from ..core.hits import Hit
+from ..core.nickname_join import join_nicknames
 from ..core.propagate import PropagationSettings, propagate_mentions
 from ..core.resolve import resolve
 from ..core.taxonomy import Taxonomy, load_taxonomy
@@ -55,6 +60,7 @@ DEFAULT_MERGE_CONFIG: dict[str, Any] = {
         "min_part_chars": 3,
         "case_insensitive": False,
     },
+    "join_nicknames": True,
     "scorer": {"@scorers": "pii.spans_scorer.v1", "spans_key": "pii"},
 }
 # The data records and their files in the component's folder (names are exclude keys).
@@ -82,6 +88,7 @@ class PiiMergeSettings(BaseModel):
     propagate: PropagationSettings = PropagationSettings.from_config(
         DEFAULT_MERGE_CONFIG["propagate"]
     )
+    join_nicknames: bool = True
 
     @field_validator("propagate", mode="before")
     @classmethod
@@ -120,6 +127,7 @@ def make_pii_merge(
     write_ents: bool,
     model_version: str | None,
     propagate: dict[str, Any],
+    join_nicknames: bool,
     scorer: Callable | None,
 ) -> PiiMerge:
     """Resolve candidate spans into ``doc.spans[spans_key]``.
@@ -139,6 +147,9 @@ def make_pii_merge(
             turns it off), ``min_score`` a source needs (unscored hits never qualify),
             ``name_parts`` (also the capitalised parts of a PERSON), ``min_part_chars``,
             and ``case_insensitive`` (exact strings in any case; parts stay capitalised).
+        join_nicknames: join the parts of a name written around a quoted nickname
+            (``Harold "Junior" Theriault``) into one PERSON span
+            (:mod:`spacy_pii.core.nickname_join`).
         scorer: the scoring function for ``nlp.evaluate``.
     """
     settings = validated_settings(PiiMergeSettings, "pii_merge", locals())
@@ -259,6 +270,8 @@ class PiiMerge(Pipe):
         spans = self._resolve(candidates)
         if self.propagation.enabled:
             spans = self._propagate(doc, spans)
+        if self.settings.join_nicknames:
+            spans = join_nicknames(doc.text, spans)
         group = hits_to_group(doc, self.spans_key, spans)
         doc.spans[self.spans_key] = group
         if self.settings.write_ents:
