@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -41,3 +42,35 @@ def test_committed_sets_hold_names_and_a_held_out_part(domain):
     held = [d for d in docs if d["meta"]["split"] == "held_out"]
     assert len(held) >= 0.3 * len(docs)
     assert sum(s["label"] == "PERSON" for d in held for s in d["spans"]) >= 30
+
+
+def test_web_held_out_part_names_no_shop_or_venue_of_the_tune_part():
+    from spacy_pii.generator import precision_templates as templates
+
+    docs = precision_set("web", 80, seed=1)
+    tune_only = {
+        *templates.WEB_SHOPS["tune"],
+        *templates.WEB_BRANDS["tune"],
+        *templates.WEB_HOTELS["tune"],
+        *templates.WEB_VENUE_WORDS["tune"],
+    }
+    held = [d for d in docs if d["meta"]["split"] == "held_out"]
+    orgs = [
+        d["text"][s["start"] : s["end"]] for d in held for s in d["spans"] if s["label"] == "ORG"
+    ]
+    assert orgs
+    assert not [o for o in orgs if any(word in o for word in tune_only)]
+
+
+def test_every_mention_of_a_web_documents_shops_is_gold_org():
+    for doc in precision_set("web", 40, seed=0):
+        text = doc["text"]
+        orgs = [(s["start"], s["end"]) for s in doc["spans"] if s["label"] == "ORG"]
+        for value in {text[a:b] for a, b in orgs}:
+            mentions = [m.span() for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", text)]
+            assert set(mentions) <= set(orgs) | _inside_longer(mentions, orgs)
+
+
+def _inside_longer(mentions, orgs):
+    # "Rosa's Kitchen" inside "Rosa's Kitchen & Bar" is covered by the longer span.
+    return {m for m in mentions if any(a <= m[0] and m[1] <= b and (a, b) != m for a, b in orgs)}

@@ -18,7 +18,7 @@ import typer
 from spacy_pii.generator.precision import precision_set
 
 ROOT = Path(__file__).resolve().parents[1]
-SIZES = {"clinical": 300, "legal": 200, "developer": 240}
+SIZES = {"clinical": 300, "legal": 200, "developer": 240, "web": 240}
 # Lines longer than this are narrative paragraphs, not note lines.
 MAX_NEGATIVE_CHARS = 160
 

@@ -24,7 +24,7 @@ from spacy_pii.generator.real_text import load_real_text
 
 ROOT = Path(__file__).resolve().parents[1]
 PRECISION_DIR = ROOT / "corpus" / "precision"
-PRECISION_SETS = ("clinical", "legal", "developer")
+PRECISION_SETS = ("clinical", "legal", "developer", "web")
 # Real clinical notes without names (``spacy_pii.generator.name_free``), held-out part: scored
 # only, by the shipped ranker and thresholds. Nothing is fitted or chosen on it.
 NAME_FREE_SETS = ("clinical_notes",)

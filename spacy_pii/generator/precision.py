@@ -1,22 +1,27 @@
 """Precision sets: text dense with words that look like names and are not.
 
-Three domains where a name detector invents names (issue 23): clinical notes (shorthand, lab
+Four domains where a name detector invents names (issue 23): clinical notes (shorthand, lab
 panels, devices, drug names, ward codes, in capitals and in lower case), legal text (courts
-and institutions in several languages, statute and role words, section letters) and
-developer text (code, logs, changelogs, commit messages, package names, versions, hex
-colours). Real names appear where such text has them: patients, relatives and staff;
-parties, judges and counsel; authors and committers. They are gold PERSON spans.
+and institutions in several languages, statute and role words, section letters), developer
+text (code, logs, changelogs, commit messages, package names, versions, hex colours) and web
+and e-mail text (orders, reviews, bookings: shops, restaurants, hotels and brands named after
+people). Real names appear where such text has them: patients, relatives and staff; parties,
+judges and counsel; authors and committers; customers, staff and senders. They are gold
+PERSON spans.
 
 A document is a few lines drawn from this module's templates (rendered by
 :func:`spacy_pii.generator.render.render_template`, so offsets are exact) and, for clinical
 notes, from name-free lines of public clinical text (the caller passes them). A fixed share
 of the documents, chosen by a salted hash of the document id, is ``held_out``: nothing is
-ever tuned on it; the rest is ``tune``.
+ever tuned on it; the rest is ``tune``. Web documents draw their venue names, shops, brands
+and hotels from one pool for each part, so a held-out document names none that a tune
+document names.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 
 from . import precision_templates as templates
@@ -25,7 +30,7 @@ from .values import DocContext, derive_seed
 
 HELD_OUT_SALT = "spacy-pii/precision-sets/v1"
 HELD_OUT_FRACTION = 0.4
-DOMAINS = ("clinical", "legal", "developer")
+DOMAINS = ("clinical", "legal", "developer", "web")
 # Clinical notes are written as typed, in capitals (many EHR exports and older systems)
 # or in lower case (quick nursing entries); the shares are a choice, recorded here.
 CLINICAL_CASING = {"as_written": 0.5, "upper": 0.3, "lower": 0.2}
@@ -33,7 +38,9 @@ LOCALES = {
     "clinical": ("en_US", "en_GB", "en_IN", "en_US", "es_MX"),
     "legal": ("en_GB", "de_DE", "fr_FR", "es_ES", "it_IT", "nl_NL", "pl_PL", "sv_SE"),
     "developer": ("en_US", "de_DE", "fr_FR", "pt_BR", "en_IN", "pl_PL", "zh_CN"),
+    "web": ("en_US", "en_GB", "en_US", "it_IT", "es_MX", "de_DE", "fr_FR", "pl_PL"),
 }
+_WEB_MARKER = re.compile(r"<(shop|eatery|brand|hotel)\d?>")
 
 
 def split_of(domain: str, doc_id: str) -> str:
@@ -48,7 +55,55 @@ def _escaped(line: str) -> str:
     return line.replace("{", "{{").replace("}", "}}")
 
 
-def _lines(ctx: DocContext, domain: str, negatives: Sequence[str]) -> list[str]:
+def _venue(ctx: DocContext, split: str) -> str:
+    fake = ctx.faker()
+    form = ctx.rng.choice(templates.WEB_VENUE_FORMS[split])
+    return form.format(
+        first=fake.first_name(),
+        last=fake.last_name(),
+        venue=ctx.rng.choice(templates.WEB_VENUE_WORDS[split]),
+    )
+
+
+def _web_value(ctx: DocContext, kind: str, split: str) -> str:
+    if kind == "eatery":
+        return _venue(ctx, split)
+    pools = {"shop": templates.WEB_SHOPS, "brand": templates.WEB_BRANDS}
+    pool = pools.get(kind, templates.WEB_HOTELS)[split]
+    return ctx.rng.choice(pool)
+
+
+def _filled(ctx: DocContext, line: str, split: str, chosen: dict[str, str]) -> str:
+    """A web line with each marker replaced by its (unlabelled) value; one value per marker
+    in a document, as one document names one shop."""
+
+    def fill(match: re.Match[str]) -> str:
+        marker = match.group(0)
+        if marker not in chosen:
+            chosen[marker] = _escaped(_web_value(ctx, match.group(1), split))
+        return chosen[marker]
+
+    return _WEB_MARKER.sub(fill, line)
+
+
+def _org_spans(
+    text: str, values: Sequence[str], taken: Sequence[tuple[int, int, str]]
+) -> list[tuple[int, int, str]]:
+    """Every whole-word occurrence of a web document's shops, venues, brands and hotels, as
+    ORG (the conventions' companies), where no labelled span lies."""
+    found: list[tuple[int, int, str]] = []
+    for value in values:
+        for match in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", text):
+            start, end = match.span()
+            if not any(s < end and start < e for s, e, _ in (*taken, *found)):
+                found.append((start, end, "ORG"))
+    return found
+
+
+def _lines(
+    ctx: DocContext, domain: str, negatives: Sequence[str], split: str, chosen: dict[str, str]
+) -> list[str]:
+    """The lines of one document; a web document's venue values go into ``chosen``."""
     rng = ctx.rng
     if domain == "clinical":
         body = [rng.choice(templates.CLINICAL_LINES) for _ in range(rng.randint(4, 8))]
@@ -59,10 +114,16 @@ def _lines(ctx: DocContext, domain: str, negatives: Sequence[str]) -> list[str]:
         body = [rng.choice(templates.LEGAL_LINES) for _ in range(rng.randint(4, 8))]
         names = [rng.choice(templates.LEGAL_NAME_LINES) for _ in range(rng.randint(0, 3))]
         head = [rng.choice(templates.LEGAL_HEADERS)]
-    else:
+    elif domain == "developer":
         body = [rng.choice(templates.DEVELOPER_LINES) for _ in range(rng.randint(5, 10))]
         names = [rng.choice(templates.DEVELOPER_NAME_LINES) for _ in range(rng.randint(0, 2))]
         head = [rng.choice(templates.DEVELOPER_HEADERS)]
+    else:
+        body = [rng.choice(templates.WEB_LINES) for _ in range(rng.randint(3, 7))]
+        names = [rng.choice(templates.WEB_NAME_LINES) for _ in range(rng.randint(0, 3))]
+        head = [rng.choice(templates.WEB_HEADERS)]
+        body = [_filled(ctx, line, split, chosen) for line in body]
+        names = [_filled(ctx, line, split, chosen) for line in names]
     rest = body + names
     rng.shuffle(rest)
     return head + rest
@@ -85,18 +146,24 @@ def precision_document(domain: str, index: int, seed: int, negatives: Sequence[s
     doc_seed = derive_seed("precision", domain, seed, index)
     locales = LOCALES[domain]
     ctx = DocContext(doc_seed, locales[doc_seed % len(locales)])
-    rendered = render_template("\n".join(_lines(ctx, domain, negatives)), ctx)
+    doc_id = f"{domain}-{seed}-{index:04d}"
+    split = split_of(domain, doc_id)
+    chosen: dict[str, str] = {}
+    rendered = render_template("\n".join(_lines(ctx, domain, negatives, split, chosen)), ctx)
     text, casing = rendered.text, "as_written"
+    spans = list(rendered.spans)
     if domain == "clinical":
         text, casing = _cased(ctx, text)
-    doc_id = f"{domain}-{seed}-{index:04d}"
+    elif domain == "web":
+        values = {v.replace("{{", "{").replace("}}", "}") for v in chosen.values()}
+        spans = sorted([*spans, *_org_spans(text, sorted(values, key=len, reverse=True), spans)])
     return {
         "text": text,
-        "spans": [{"start": s, "end": e, "label": label} for s, e, label in rendered.spans],
+        "spans": [{"start": s, "end": e, "label": label} for s, e, label in spans],
         "meta": {
             "source": f"precision/{domain}",
             "doc_id": doc_id,
-            "split": split_of(domain, doc_id),
+            "split": split,
             "casing": casing,
         },
     }

@@ -190,3 +190,152 @@ DEVELOPER_NAME_LINES = (
     "- Fixed flaky retry test (thanks to {p3.full})",
     "Thanks {p.first} {p.last} for the report and the patch.",
 )
+
+# Web and e-mail text: orders, reviews, bookings and plans, dense with shops, restaurants,
+# hotels and brands that carry a person's name ("Wendy's", "Luigi's Trattoria", "Hilton").
+# The markers in angle brackets are filled by :mod:`spacy_pii.generator.precision` from the
+# pools below, one pool for the tune part and another for the held-out part, so the held-out
+# figure is read on venue names and brands that the ranker was never fitted on.
+WEB_HEADERS = (
+    "Subject: Your order has shipped",
+    "Subject: Re: dinner on Friday?",
+    "Subject: Fwd: Booking confirmation",
+    "Subject: Weekend plans",
+    "Customer review",
+    "Trip notes",
+    "Community forum: where to eat downtown?",
+    "Receipt",
+    "Subject: Your reservation",
+    "Local guide: the best spots this month",
+)
+WEB_LINES = (
+    "Your order from <shop> has shipped and should arrive by {date}.",
+    "We had dinner at <eatery> last night and the tiramisu was excellent.",
+    "Booked two nights at the <hotel> near the station, breakfast included.",
+    "Grabbed coffee at <eatery> before the meeting, then walked over to <shop>.",
+    "Picked up groceries at <shop> on the way home.",
+    "<brand> is running 20% off everything this weekend.",
+    "Returns are accepted at any <shop> store within 30 days.",
+    "Rated 4.5 stars: <eatery>, {city}. Cash only, no reservations.",
+    "Free delivery on orders over $35 from <shop>.",
+    "Thanks for shopping at <shop>! Your receipt is attached.",
+    "Lunch special at <eatery>: soup and half a sandwich for $9.99.",
+    "Meet at <eatery> at 7? Parking is behind <shop>.",
+    "The new <brand> store on Main Street opens Saturday at 10.",
+    "Check-in at the <hotel> is from 3 pm; the pool closes at 9.",
+    "Our table at <eatery> is booked for 8:30, ask for the patio.",
+    "I left a review for <eatery> on Google Maps.",
+    "Price match: $24.99 at <shop>, $27.49 at <shop2>.",
+    "Sold by <shop> and shipped by {~UPS|FedEx|DHL|USPS|Royal Mail}.",
+    "Honestly <eatery> beats <eatery2> for brunch, fight me.",
+    "Skip <eatery2>, the wait was over an hour.",
+    "Got the <brand> gift card for Christmas, finally used it.",
+    "Stayed at the <hotel> downtown, the rooftop bar was worth it.",
+    "Order #{~48213|90177|33016} from <shop>: 2 items, total $58.20.",
+    "Happy hour at <eatery> is 4 to 6 on weekdays.",
+    "Does anyone know if <shop> on 5th Avenue is open on Sundays?",
+    "The <brand> outlet at the mall has the same jackets for half price.",
+    "Your <shop> rewards balance is 1,240 points.",
+    "Catering by <eatery>, desserts from <eatery2>.",
+)
+WEB_NAME_LINES = (
+    "Hi {p.first}, thanks for your order!",
+    "Our server, {p2.first}, was attentive and friendly.",
+    "Best regards,\n{p3.full}\nCustomer Care, <shop>",
+    "Ask for {p2.first} at the front desk of the <hotel>.",
+    "Dear {p.title} {p.last}, your table at <eatery> is confirmed for {date}.",
+    "Posted by {p.full} on {date}",
+    "{p.first} and I tried <eatery> on {date}, five stars from both of us.",
+    "Your delivery driver today is {p4.first}.",
+    "Happy birthday {p.first}! Dinner is on me at <eatery>.",
+    "— {p.full}, verified buyer",
+    "Thanks,\n{p.first}",
+    "Chef {p3.full} opened <eatery> in 2019.",
+    "Reservation for {p.last}, party of {~2|4|6}.",
+)
+# Venue names built around a first name or a surname drawn per document ("Rosa's Kitchen",
+# "Chez Pierre", "Novak & Sons"); the name is the venue's, not a person in the text.
+WEB_VENUE_FORMS: dict[str, tuple[str, ...]] = {
+    "tune": ("{first}'s {venue}", "{last}'s {venue}", "Chez {first}", "{last} & Sons {venue}"),
+    "held_out": (
+        "{first}'s {venue}",
+        "{last}'s {venue}",
+        "Casa {first}",
+        "{last} Brothers {venue}",
+    ),
+}
+WEB_VENUE_WORDS: dict[str, tuple[str, ...]] = {
+    "tune": ("Trattoria", "Diner", "Kitchen", "Grill", "Bakery", "Deli", "Tavern"),
+    "held_out": ("Bistro", "Pizzeria", "Taqueria", "Cafe", "Noodle Bar", "Steakhouse", "Pub"),
+}
+# Shops and brands named after people, one list for each part.
+WEB_SHOPS: dict[str, tuple[str, ...]] = {
+    "tune": (
+        "Macy's",
+        "Kohl's",
+        "Trader Joe's",
+        "Lowe's",
+        "Dillard's",
+        "Sainsbury's",
+        "Harrods",
+        "Marks & Spencer",
+        "Nordstrom",
+        "Walgreens",
+        "Lidl",
+        "Kroger",
+        "Claire's",
+    ),
+    "held_out": (
+        "Bloomingdale's",
+        "Selfridges",
+        "Morrisons",
+        "Debenhams",
+        "Saks",
+        "Aldi",
+        "Meijer",
+        "Publix",
+        "Dunelm",
+        "Boots",
+        "Wegmans",
+        "Sephora",
+        "Currys",
+    ),
+}
+WEB_BRANDS: dict[str, tuple[str, ...]] = {
+    "tune": (
+        "McDonald's",
+        "Wendy's",
+        "Denny's",
+        "Ford",
+        "Dell",
+        "Disney",
+        "Chanel",
+        "Gucci",
+        "Heinz",
+        "Kellogg's",
+        "Ben & Jerry's",
+        "Domino's",
+        "Papa John's",
+        "Dyson",
+    ),
+    "held_out": (
+        "Arby's",
+        "Applebee's",
+        "Chili's",
+        "Hardee's",
+        "Prada",
+        "Cartier",
+        "Porsche",
+        "Ferrari",
+        "Hershey's",
+        "Campbell's",
+        "Levi's",
+        "Miele",
+        "Bosch",
+        "Philips",
+    ),
+}
+WEB_HOTELS: dict[str, tuple[str, ...]] = {
+    "tune": ("Hilton", "Marriott", "Hyatt Regency", "Ritz-Carlton", "Holiday Inn"),
+    "held_out": ("Four Seasons", "Fairmont", "Radisson", "Wyndham", "Sheraton"),
+}
