@@ -36,6 +36,8 @@ LABEL = "PERSON"
 # A nickname is a word or three ("Junior", "The Rock", "Bambos"): longer quoted text between
 # two names is a title or a quotation.
 MAX_NICKNAME_CHARS = 30
+# A gap longer than this holds more than spaces, quotes and a nickname; it is not read.
+MAX_GAP_CHARS = MAX_NICKNAME_CHARS + 16
 _PAIRS = {'"': '"', "“": "”", "„": "“", "«": "»", "'": "'", "‘": "’", "(": ")"}
 _OPENERS = "".join(re.escape(c) for c in _PAIRS)
 _CLOSERS = "".join(re.escape(c) for c in set(_PAIRS.values()))
@@ -96,7 +98,8 @@ def join_nicknames(text: str, hits: Sequence[Hit]) -> tuple[Hit, ...]:
             following = ordered[index + 1]
             if following.label != LABEL:
                 break
-            if _nickname_gap(text[parts[-1].end : following.start]):
+            gap = following.start - parts[-1].end
+            if gap <= MAX_GAP_CHARS and _nickname_gap(text[parts[-1].end : following.start]):
                 parts.append(following)
                 index += 1
                 continue
