@@ -92,9 +92,9 @@ def test_time_grows_linearly_with_the_hits():
         text = "".join(pieces)
         best = float("inf")
         for _ in range(3):
-            began = time.perf_counter()
+            began = time.process_time()
             join_nicknames(text, hits)
-            best = min(best, time.perf_counter() - began)
+            best = min(best, time.process_time() - began)
         return best
 
     assert seconds(100_000) < 20 * seconds(10_000)

@@ -63,6 +63,8 @@ def _nickname_gap(gap: str) -> bool:
 
 
 def _around_nickname(text: str, before: Hit, nickname: Hit, after: Hit) -> bool:
+    if after.start - before.end > MAX_GAP_CHARS:
+        return False
     opened = _OPEN_GAP.fullmatch(text, before.end, nickname.start)
     closed = _CLOSE_GAP.fullmatch(text, nickname.end, after.start)
     return bool(
@@ -74,8 +76,8 @@ def _around_nickname(text: str, before: Hit, nickname: Hit, after: Hit) -> bool:
 
 
 def _joined(parts: Sequence[Hit]) -> Hit:
-    scores = [part.score for part in parts]
-    score = None if any(s is None for s in scores) else min(s for s in scores if s is not None)
+    scores = [part.score for part in parts if part.score is not None]
+    score = min(scores) if len(scores) == len(parts) else None
     return Hit(parts[0].start, parts[-1].end, LABEL, score, DETECTOR, parts[0].kind)
 
 
@@ -98,8 +100,9 @@ def join_nicknames(text: str, hits: Sequence[Hit]) -> tuple[Hit, ...]:
             following = ordered[index + 1]
             if following.label != LABEL:
                 break
-            gap = following.start - parts[-1].end
-            if gap <= MAX_GAP_CHARS and _nickname_gap(text[parts[-1].end : following.start]):
+            if following.start - parts[-1].end <= MAX_GAP_CHARS and _nickname_gap(
+                text[parts[-1].end : following.start]
+            ):
                 parts.append(following)
                 index += 1
                 continue

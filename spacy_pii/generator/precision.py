@@ -80,8 +80,8 @@ def _filled(ctx: DocContext, line: str, split: str, chosen: dict[str, str]) -> s
     def fill(match: re.Match[str]) -> str:
         marker = match.group(0)
         if marker not in chosen:
-            chosen[marker] = _escaped(_web_value(ctx, match.group(1), split))
-        return chosen[marker]
+            chosen[marker] = _web_value(ctx, match.group(1), split)
+        return _escaped(chosen[marker])
 
     return _WEB_MARKER.sub(fill, line)
 
@@ -155,8 +155,8 @@ def precision_document(domain: str, index: int, seed: int, negatives: Sequence[s
     if domain == "clinical":
         text, casing = _cased(ctx, text)
     elif domain == "web":
-        values = {v.replace("{{", "{").replace("}}", "}") for v in chosen.values()}
-        spans = sorted([*spans, *_org_spans(text, sorted(values, key=len, reverse=True), spans)])
+        values = sorted(set(chosen.values()), key=len, reverse=True)
+        spans = sorted([*spans, *_org_spans(text, values, spans)])
     return {
         "text": text,
         "spans": [{"start": s, "end": e, "label": label} for s, e, label in spans],
