@@ -14,7 +14,7 @@ it masks a gold name). Then, for each set S:
    sets (precision over Presidio's, overlap F1 over Presidio's + 0.03, three quarters of
    Presidio's leak over ours; on a precision set, its false-name limit);
 3. score S (a precision set on its ``held_out`` part) with that fold's ranker and thresholds,
-   through the same resolution and propagation as ``pii_merge``.
+   through the same resolution, venue joins, propagation and nickname joins as ``pii_merge``.
 
 Those are the leave-one-set-out (LOSO) figures it prints beside Presidio's, with the ECE of
 the held-out probabilities. The shipped ranker is fitted on all sets, and its thresholds
@@ -57,6 +57,7 @@ from spacy_pii.core.nickname_join import join_nicknames
 from spacy_pii.core.propagate import propagate_mentions
 from spacy_pii.core.resolve import resolve
 from spacy_pii.core.taxonomy import load_taxonomy
+from spacy_pii.core.venue_join import join_venues
 from spacy_pii.evaluation.name_precision import NameFigures, name_figures
 from spacy_pii.evaluation.ranker_fit import (
     Row,
@@ -152,6 +153,13 @@ def _merged(doc: CachedDoc, scores: list[float], thresholds: dict, merge) -> lis
         "drop_unscored": merge.settings.drop_unscored,
     }
     spans = resolve(hits, merge.taxonomy, **settings).spans
+    if merge.venue_words:
+        spans = join_venues(
+            doc.text,
+            spans,
+            merge.venue_words,
+            lambda start, end: start in doc.token_starts and end in doc.token_ends,
+        )
     if merge.propagation.enabled and spans:
         found = [
             h

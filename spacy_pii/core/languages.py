@@ -74,6 +74,9 @@ class LanguageRules(BaseModel):
     titles: tuple[str, ...] = ()
     name_fields: tuple[str, ...] = ()
     place_words: tuple[str, ...] = ()
+    venue_heads: tuple[str, ...] = ()
+    venue_prefixes: tuple[str, ...] = ()
+    firm_suffixes: tuple[str, ...] = ()
     street_words: tuple[str, ...] = ()
     street_endings: tuple[str, ...] = ()
     street_connectors: tuple[str, ...] = ()
@@ -91,9 +94,10 @@ class LanguageRules(BaseModel):
     date_order: Literal["DMY", "YMD"] = "DMY"
 
     @field_validator(
-        "titles", "name_fields", "place_words", "street_words", "street_endings",
-        "street_connectors", "house_words", "unit_words", "address_fields", "phone_cues",
-        "email_cues", "id_cues", "secret_cues", "birth_cues", "email_at", "email_dot", "months",
+        "titles", "name_fields", "place_words", "venue_heads", "venue_prefixes",
+        "firm_suffixes", "street_words", "street_endings", "street_connectors", "house_words",
+        "unit_words", "address_fields", "phone_cues", "email_cues", "id_cues", "secret_cues",
+        "birth_cues", "email_at", "email_dot", "months",
     )  # fmt: skip
     @classmethod
     def _clean_words(cls, value: tuple[str, ...]) -> tuple[str, ...]:
@@ -176,9 +180,10 @@ def _english_word(word: str) -> bool:
 def mixed_rules(table: LanguageTable) -> LanguageRules:
     """``xx``: every language's cues and regions, unambiguous titles, no id defaults."""
     fields = (
-        "countries", "name_fields", "place_words", "street_words", "street_endings",
-        "street_connectors", "house_words", "unit_words", "address_fields", "phone_cues",
-        "email_cues", "id_cues", "secret_cues", "birth_cues", "email_at", "email_dot", "months",
+        "countries", "name_fields", "place_words", "venue_heads", "venue_prefixes",
+        "firm_suffixes", "street_words", "street_endings", "street_connectors", "house_words",
+        "unit_words", "address_fields", "phone_cues", "email_cues", "id_cues", "secret_cues",
+        "birth_cues", "email_at", "email_dot", "months",
     )  # fmt: skip
     merged = {field: _union(table, field) for field in fields}
     merged["street_words"] = tuple(w for w in merged["street_words"] if not _english_word(w))

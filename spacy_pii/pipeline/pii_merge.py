@@ -14,7 +14,10 @@ without shifting the token offsets of every span group written before the merge.
 
 With ``join_nicknames`` on, the parts of a name written around a quoted nickname
 (``Harold "Junior" Theriault``) become one PERSON span, the nickname inside
-(:mod:`spacy_pii.core.nickname_join`).
+(:mod:`spacy_pii.core.nickname_join`). With ``join_venues`` on, a name that names a shop,
+restaurant or firm (``Rosa's Kitchen``, ``Chez Pierre``, ``Novak & Sons``) becomes one ORG
+span, by the pipeline language's rule data (:mod:`spacy_pii.core.venue_join`); it is joined
+before propagation, so a venue's name is not marked as a person elsewhere.
 
 Settings come from the config only (:class:`PiiMergeSettings`). Data (the taxonomy, a frozen
 threshold policy and an allow-list of values never reported) arrives through
@@ -39,10 +42,12 @@ from spacy.util import SimpleFrozenList, filter_spans
 from ..adapters.component_data import data_from_bytes, data_from_disk, data_to_bytes, data_to_disk
 from ..adapters.span_groups import group_to_hits, hits_to_group
 from ..core.hits import Hit
+from ..core.languages import UnknownLanguage, language_rules
 from ..core.nickname_join import join_nicknames
 from ..core.propagate import PropagationSettings, propagate_mentions
 from ..core.resolve import resolve
 from ..core.taxonomy import Taxonomy, load_taxonomy
+from ..core.venue_join import VenueWords, join_venues
 from ..errors import ConfigError, PolicyMismatch, validated_settings
 
 DEFAULT_MERGE_CONFIG: dict[str, Any] = {
@@ -61,6 +66,7 @@ DEFAULT_MERGE_CONFIG: dict[str, Any] = {
         "case_insensitive": False,
     },
     "join_nicknames": True,
+    "join_venues": True,
     "scorer": {"@scorers": "pii.spans_scorer.v1", "spans_key": "pii"},
 }
 # The data records and their files in the component's folder (names are exclude keys).
@@ -89,6 +95,7 @@ class PiiMergeSettings(BaseModel):
         DEFAULT_MERGE_CONFIG["propagate"]
     )
     join_nicknames: bool = True
+    join_venues: bool = True
 
     @field_validator("propagate", mode="before")
     @classmethod
@@ -128,6 +135,7 @@ def make_pii_merge(
     model_version: str | None,
     propagate: dict[str, Any],
     join_nicknames: bool,
+    join_venues: bool,
     scorer: Callable | None,
 ) -> PiiMerge:
     """Resolve candidate spans into ``doc.spans[spans_key]``.
@@ -150,10 +158,13 @@ def make_pii_merge(
         join_nicknames: join the parts of a name written around a quoted nickname
             (``Harold "Junior" Theriault``) into one PERSON span
             (:mod:`spacy_pii.core.nickname_join`).
+        join_venues: make a name that names a venue (``Rosa's Kitchen``, ``Chez Pierre``)
+            one ORG span, by the rule data of the pipeline's language
+            (:mod:`spacy_pii.core.venue_join`); a language without data joins nothing.
         scorer: the scoring function for ``nlp.evaluate``.
     """
     settings = validated_settings(PiiMergeSettings, "pii_merge", locals())
-    return PiiMerge(nlp.vocab, name=name, settings=settings, scorer=scorer)
+    return PiiMerge(nlp.vocab, name=name, settings=settings, scorer=scorer, language=nlp.lang)
 
 
 class PiiMerge(Pipe):
@@ -167,6 +178,7 @@ class PiiMerge(Pipe):
         settings: PiiMergeSettings | None = None,
         taxonomy: Taxonomy | None = None,
         scorer: Callable | None = None,
+        language: str | None = None,
     ) -> None:
         self.vocab = vocab
         self.name = name
@@ -175,6 +187,7 @@ class PiiMerge(Pipe):
         self.policy: dict[str, Any] | None = None
         self.allow_list: frozenset[str] = frozenset()
         self._set_taxonomy(taxonomy or load_taxonomy())
+        self.venue_words = venue_words(language) if self.settings.join_venues else VenueWords()
 
     # -- settings and data ---------------------------------------------------------
 
@@ -268,6 +281,8 @@ class PiiMerge(Pipe):
                 doc.ents = []
             return doc
         spans = self._resolve(candidates)
+        if self.venue_words:
+            spans = self._join_venues(doc, spans)
         if self.propagation.enabled:
             spans = self._propagate(doc, spans)
         if self.settings.join_nicknames:
@@ -286,6 +301,12 @@ class PiiMerge(Pipe):
             thresholds=self.thresholds,
             drop_unscored=self.settings.drop_unscored,
         ).spans
+
+    def _join_venues(self, doc: Doc, spans: tuple[Hit, ...]) -> tuple[Hit, ...]:
+        def aligned(start: int, end: int) -> bool:
+            return doc.char_span(start, end) is not None
+
+        return join_venues(doc.text, spans, self.venue_words, aligned)
 
     def _propagate(self, doc: Doc, spans: tuple[Hit, ...]) -> tuple[Hit, ...]:
         text = doc.text
@@ -361,3 +382,14 @@ class PiiMerge(Pipe):
         # No file is no data: a merge without a policy saves none.
         self._load(data_from_disk(path, DATA_FILES, exclude))
         return self
+
+
+def venue_words(language: str | None) -> VenueWords:
+    """The venue vocabulary of ``language``'s rule data; none for a language without data."""
+    if language is None:
+        return VenueWords()
+    try:
+        rules = language_rules(language)
+    except UnknownLanguage:
+        return VenueWords()
+    return VenueWords.of(rules.venue_heads, rules.venue_prefixes, rules.firm_suffixes)

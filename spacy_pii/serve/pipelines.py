@@ -198,7 +198,9 @@ def detect_doc(
             "drop_unscored": drop_unscored or base.settings.drop_unscored,
         }
     )
-    merge = PiiMerge(nlp.vocab, name=base.name, settings=settings, taxonomy=base.taxonomy)
+    merge = PiiMerge(
+        nlp.vocab, name=base.name, settings=settings, taxonomy=base.taxonomy, language=nlp.lang
+    )
     # The policy's cuts are already in ``thresholds``; the allow-list is data, so it
     # arrives as data does.
     merge.initialize(allow_list=sorted(base.allow_list))

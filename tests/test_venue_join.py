@@ -1,0 +1,203 @@
+"""Venue joins: the pure function, the language data it reads, and pii_merge's setting."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import spacy
+from spacy.language import Language
+
+from spacy_pii.adapters.span_groups import hits_to_group
+from spacy_pii.core.hits import Hit
+from spacy_pii.core.languages import language_rules
+from spacy_pii.core.venue_join import DETECTOR, VenueWords, join_venues
+from spacy_pii.pipeline.pii_merge import venue_words
+
+ENGLISH = venue_words("en")
+
+
+def _hit(text: str, value: str, label: str = "PERSON", score: float | None = 0.9) -> Hit:
+    start = text.index(value)
+    return Hit(start, start + len(value), label, score, "ner", "model")
+
+
+def _values(text: str, hits) -> list[tuple[str, str]]:
+    return [(text[h.start : h.end], h.label) for h in hits]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        ("We had brunch at Rosa's Kitchen downtown.", "Rosa", "Rosa's Kitchen"),
+        ("Meet at Colin’s Deli at 7?", "Colin", "Colin’s Deli"),
+        ("Try Joe's Crab Shack on the pier.", "Joe", "Joe's Crab Shack"),
+        ("Dinner at Stolze's Bar & Grill.", "Stolze", "Stolze's Bar & Grill"),
+        ("We had dinner at Chez Melinda last night.", "Melinda", "Chez Melinda"),
+        ("Casa Julia was full.", "Julia", "Casa Julia"),
+        ("Sold by Novak & Sons.", "Novak", "Novak & Sons"),
+        ("Bought at Novak & Sons Hardware today.", "Novak", "Novak & Sons Hardware"),
+        ("Lunch at Linke's Trattoria, then home.", "Linke", "Linke's Trattoria"),
+    ],
+)
+def test_a_name_that_names_a_venue_becomes_one_org_span(text, name, expected):
+    joined = join_venues(text, [_hit(text, name)], ENGLISH)
+    assert _values(text, joined) == [(expected, "ORG")]
+    assert joined[0].detector == DETECTOR
+    assert joined[0].score == 0.9
+
+
+def test_a_name_tagged_as_one_span_with_its_prefix_becomes_org():
+    text = "We had dinner at Chez Melinda last night."
+    assert _values(text, join_venues(text, [_hit(text, "Chez Melinda")], ENGLISH)) == [
+        ("Chez Melinda", "ORG")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("I sat in Todd's kitchen all night.", "Todd"),  # a person's kitchen, lower case
+        ("Joe's famous Grill burned.", "Joe"),  # a lower-case word before the head
+        ("Anna's Brother Ben came.", "Anna"),  # capitalised, but no venue head
+        ("Ben & Sonsy waved.", "Ben"),  # a firm suffix only as a whole word
+        ("Ben & Company", "Ben"),  # not a listed suffix
+        ("I met Pierre chez lui.", "Pierre"),  # a prefix only capitalised, and before
+    ],
+)
+def test_other_contexts_leave_the_name_alone(text, name):
+    hits = [_hit(text, name)]
+    assert join_venues(text, hits, ENGLISH) == tuple(hits)
+
+
+def test_the_venue_absorbs_name_hits_inside_it_and_never_cuts_another_hit():
+    text = "Rosa's Kitchen and Rosa's Kitchen"
+    first, second = text.index("Rosa"), text.rindex("Rosa")
+    kitchen = text.rindex("Kitchen")
+    hits = [
+        Hit(first, first + 4, "PERSON", 0.8, "ner", "model"),
+        Hit(first + 7, first + 14, "ORG", 0.3, "ner", "model"),
+        Hit(second, second + 4, "PERSON", 0.8, "ner", "model"),
+        # A rule hit inside the second venue: the join would cover it, so none is made.
+        Hit(kitchen + 2, kitchen + 5, "GOV_ID", 1.0, "rules.id", "rule"),
+    ]
+    assert _values(text, join_venues(text, hits, ENGLISH)) == [
+        ("Rosa's Kitchen", "ORG"),
+        ("Rosa", "PERSON"),
+        ("tch", "GOV_ID"),
+    ]
+
+
+def test_an_org_or_location_hit_names_the_venue_too_and_other_types_pass_through():
+    text = "Mail bob@example.com about Rosa's Kitchen."
+    hits = [_hit(text, "bob@example.com", "EMAIL", 1.0), _hit(text, "Rosa", "LOCATION", 0.4)]
+    assert _values(text, join_venues(text, hits, ENGLISH)) == [
+        ("bob@example.com", "EMAIL"),
+        ("Rosa's Kitchen", "ORG"),
+    ]
+
+
+def test_a_join_off_the_token_boundaries_is_not_made():
+    text = "Rosa's Kitchen"
+    hits = [_hit(text, "Rosa")]
+    asked = []
+
+    def aligned_at(end: int):
+        def aligned(start: int, stop: int) -> bool:
+            asked.append((start, stop))
+            return stop == end
+
+        return aligned
+
+    assert join_venues(text, hits, ENGLISH, aligned_at(6)) == tuple(hits)
+    assert _values(text, join_venues(text, hits, ENGLISH, aligned_at(14))) == [
+        ("Rosa's Kitchen", "ORG")
+    ]
+    assert asked == [(0, 14), (0, 14)]
+
+
+def test_no_vocabulary_joins_nothing():
+    text = "Rosa's Kitchen"
+    hits = [_hit(text, "Rosa")]
+    assert join_venues(text, hits, VenueWords()) == tuple(hits)
+    assert not venue_words("ru")  # no venue data
+    assert not venue_words(None)
+
+
+def test_the_language_data_is_read_and_xx_holds_every_language():
+    french = venue_words("fr")
+    assert "chez" in french.prefixes and "& Fils" in french.firm_suffixes
+    mixed = language_rules("xx")
+    assert {"Chez", "Casa"} <= set(mixed.venue_prefixes)
+    assert {"& Sons", "& Zonen", "& Söhne"} <= set(mixed.firm_suffixes)
+
+
+def test_time_grows_linearly_with_the_hits():
+    # Every name is followed by a possessive and capitalised words that are not heads, so
+    # each window is read to its end and fails.
+    def seconds(n: int) -> float:
+        pieces, hits, at = [], [], 0
+        for i in range(n):
+            value = f"Ann{i}"
+            hits.append(Hit(at, at + len(value), "PERSON", 0.9, "ner", "model"))
+            piece = f"{value}'s Big Red Houses & Sonsx Chez "
+            pieces.append(piece)
+            at += len(piece)
+        text = "".join(pieces)
+        best = float("inf")
+        for _ in range(3):
+            began = time.process_time()
+            join_venues(text, hits, ENGLISH)
+            best = min(best, time.process_time() - began)
+        return best
+
+    assert seconds(100_000) < 20 * seconds(10_000)
+
+
+def _merge(text: str, hits: list[Hit], config: dict | None = None, lang: str = "en") -> list:
+    nlp = spacy.blank(lang)
+    merge = nlp.add_pipe("pii_merge", config=config or {})
+    doc = nlp.make_doc(text)
+    doc.spans["pii_ner"] = hits_to_group(doc, "pii_ner", hits)
+    return [(span.text, span.label_) for span in merge(doc).spans["pii"]]
+
+
+def test_the_merge_joins_by_default_and_the_setting_turns_it_off():
+    text = "Brunch at Rosa's Kitchen."
+    hits = [_hit(text, "Rosa")]
+    assert _merge(text, hits) == [("Rosa's Kitchen", "ORG")]
+    assert _merge(text, hits, {"join_venues": False}) == [("Rosa", "PERSON")]
+
+
+def test_the_merge_joins_before_propagation_so_the_venue_name_is_not_a_person():
+    text = "Brunch at Rosa's Kitchen. Rosa was closed on Monday."
+    hits = [_hit(text, "Rosa")]
+    assert _merge(text, hits) == [("Rosa's Kitchen", "ORG")]
+
+
+def test_the_merge_reads_its_pipeline_language():
+    text = "Dîner chez Paul puis Chez Pierre."
+    hits = [_hit(text, "Pierre")]
+    assert _merge(text, hits, lang="fr") == [("Chez Pierre", "ORG")]
+    assert _merge(text, hits, lang="ru") == [("Pierre", "PERSON")]
+
+
+@Language.component("test_venue_join_rosa")
+def _rosa_is_a_person(doc):
+    """A stand-in name model: "Rosa" is a PERSON."""
+    start = doc.text.index("Rosa")
+    hits = [Hit(start, start + 4, "PERSON", 0.9, "ner", "model")]
+    doc.spans["pii_ner"] = hits_to_group(doc, "pii_ner", hits)
+    return doc
+
+
+def test_a_request_that_rebuilds_the_merge_keeps_its_language():
+    from spacy_pii.serve.pipelines import detect_doc
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("test_venue_join_rosa")
+    nlp.add_pipe("pii_merge")
+    doc = detect_doc(
+        nlp, "Brunch at Rosa's Kitchen.", types=None, min_score=0.5, drop_unscored=False
+    )
+    assert [(s.text, s.label_) for s in doc.spans["pii"]] == [("Rosa's Kitchen", "ORG")]
