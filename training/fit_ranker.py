@@ -57,6 +57,7 @@ from spacy_pii.core.nickname_join import join_nicknames
 from spacy_pii.core.propagate import propagate_mentions
 from spacy_pii.core.resolve import resolve
 from spacy_pii.core.taxonomy import load_taxonomy
+from spacy_pii.core.venue_join import DETECTOR as VENUE_DETECTOR
 from spacy_pii.core.venue_join import join_venues
 from spacy_pii.evaluation.name_precision import NameFigures, name_figures
 from spacy_pii.evaluation.ranker_fit import (
@@ -160,6 +161,14 @@ def _merged(doc: CachedDoc, scores: list[float], thresholds: dict, merge) -> lis
             merge.venue_words,
             lambda start, end: start in doc.token_starts and end in doc.token_ends,
         )
+        if any(h.detector == VENUE_DETECTOR for h in spans):
+            kept = [
+                h
+                for h in spans
+                if h.detector != VENUE_DETECTOR
+                or doc.text[h.start : h.end].casefold() not in merge.allow_list
+            ]
+            spans = resolve(kept, merge.taxonomy, **settings).spans
     if merge.propagation.enabled and spans:
         found = [
             h

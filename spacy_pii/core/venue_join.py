@@ -16,8 +16,9 @@ rule data (``venue_heads``, ``venue_prefixes``, ``firm_suffixes`` in
   which one is a venue head (``Rosa's Kitchen``, ``Joe's Crab Shack``): the venue runs to
   the last head among them. A head in lower case is a person's place (``Todd's kitchen``)
   and is left alone;
-* a capitalised venue prefix just before a name hit, or as its first word (``Chez Pierre``,
-  ``Casa Julia``);
+* a capitalised venue prefix just before a name hit, or as the first word of a PERSON hit
+  (``Chez Pierre``, ``Casa Julia``), but not at the start of a sentence, where the capital
+  says nothing: French "Chez Marie, on a dîné" is at Marie's home;
 * a firm suffix just after a name hit (``Novak & Sons``), then heads as above.
 
 What it guarantees:
@@ -28,7 +29,12 @@ What it guarantees:
 * A venue hit sits on token boundaries (where a test of them is given), and it absorbs
   only name-model hits (PERSON, ORG, LOCATION) that lie wholly inside it; where it would cut
   or cover any other hit, the name hit is left as it was. The output never overlaps.
-* Each name hit reads a bounded window on either side: time linear in the number of hits.
+* Each name hit reads a bounded window on either side (a few spaces, three words, one
+  prefix): time linear in the number of hits and the text.
+
+Where the merge runs it (``pii_merge``'s ``join_venues``), it runs before propagation, so the
+venue's name is not marked as a person elsewhere; a venue span then passes the merge's types,
+thresholds and allow-list as an ORG span would.
 
 Pure Python: no spaCy.
 """
@@ -38,8 +44,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .hits import Hit
+from .languages import UnknownLanguage, language_rules
 
 DETECTOR = "venue_join"
 VENUE = "ORG"
@@ -50,10 +58,14 @@ NAME_TYPES = frozenset({"PERSON", "ORG", "LOCATION"})
 MAX_HEAD_WORDS = 3
 # One word, or "&" before one ("Bar & Grill"); bounded so that a window is.
 _ONE_WORD = r"(?:&[ \t]+)?[^\W\d_]{1,40}"
-_POSSESSIVE = re.compile(rf"['’]s((?:[ \t]+{_ONE_WORD}){{1,{MAX_HEAD_WORDS}}})")
-_HEAD_WORDS = re.compile(rf"(?:[ \t]+{_ONE_WORD}){{1,{MAX_HEAD_WORDS}}}")
+# Words of a venue's name stand a few spaces apart at most; wider gaps are layout.
+_GAP = r"[ \t]{1,4}"
+_POSSESSIVE = re.compile(rf"['’]s((?:{_GAP}{_ONE_WORD}){{1,{MAX_HEAD_WORDS}}})")
+_HEAD_WORDS = re.compile(rf"(?:{_GAP}{_ONE_WORD}){{1,{MAX_HEAD_WORDS}}}")
 _WORD = re.compile(r"[^\W\d_]+")
-_WORD_BEFORE = re.compile(r"([^\W\d_]{1,40})[ \t]+$")
+# The word before a name: a whole word (nothing of a word just before it), then the gap.
+_WORD_BEFORE = re.compile(rf"(?<!\w)([^\W\d_]{{1,40}}){_GAP}$")
+_SENTENCE_ENDS = frozenset('.!?:;\n\r"“”«»()[]•*-–—')
 
 
 @dataclass(frozen=True)
@@ -68,6 +80,7 @@ class VenueWords:
     def of(
         cls, heads: Sequence[str], prefixes: Sequence[str], firm_suffixes: Sequence[str]
     ) -> VenueWords:
+        """The vocabulary from the words as the language data writes them."""
         return cls(
             heads=frozenset(w.casefold() for w in heads),
             prefixes=frozenset(w.casefold() for w in prefixes),
@@ -92,6 +105,8 @@ def _last_head_end(text: str, start: int, end: int, words: VenueWords) -> int | 
 
 
 def _venue_end(text: str, hit: Hit, words: VenueWords) -> int | None:
+    """Where a venue that ``hit`` opens ends (a possessive and a head, or a firm suffix and
+    perhaps heads), or ``None``."""
     possessive = _POSSESSIVE.match(text, hit.end)
     if possessive and words.heads:
         end = _last_head_end(text, possessive.start(1), possessive.end(1), words)
@@ -101,7 +116,7 @@ def _venue_end(text: str, hit: Hit, words: VenueWords) -> int | None:
         after = hit.end + 1
         end = after + len(suffix)
         if (
-            text[hit.end : after] in (" ", "\t")
+            text[hit.end : after] in (" ", "\t", "\u00a0")
             and text.startswith(suffix, after)
             and not (end < len(text) and (text[end].isalnum() or text[end] == "_"))
         ):
@@ -113,15 +128,32 @@ def _venue_end(text: str, hit: Hit, words: VenueWords) -> int | None:
 
 
 def _venue_start(text: str, hit: Hit, words: VenueWords) -> int | None:
+    """Where a venue that ``hit`` closes starts (at a capitalised prefix before it or as its
+    first word), or ``None``."""
     if not words.prefixes:
         return None
-    first = _WORD.match(text, hit.start)
-    if first and first.end() < hit.end and first.group().casefold() in words.prefixes:
+    first = _WORD.match(text, hit.start, hit.end)
+    if (
+        hit.label == "PERSON"
+        and first
+        and first.end() < hit.end
+        and _is_prefix(first.group(), words)
+        and not _opens_sentence(text, hit.start)
+    ):
         return hit.start
     before = _WORD_BEFORE.search(text, max(0, hit.start - 48), hit.start)
-    if before and before.group(1)[0].isupper() and before.group(1).casefold() in words.prefixes:
+    if before and _is_prefix(before.group(1), words) and not _opens_sentence(text, before.start(1)):
         return before.start(1)
     return None
+
+
+def _is_prefix(word: str, words: VenueWords) -> bool:
+    return word[0].isupper() and word.casefold() in words.prefixes
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    before = text[max(0, start - 8) : start].rstrip(" \t")
+    return not before or before[-1] in _SENTENCE_ENDS
 
 
 def join_venues(
@@ -179,3 +211,16 @@ def _covered(ordered: Sequence[Hit], index: int, start: int, end: int) -> list[i
         covered.append(following)
         following += 1
     return covered
+
+
+@lru_cache(maxsize=64)
+def venue_words(language: str | None) -> VenueWords:
+    """The venue vocabulary of ``language``'s rule data (``xx``: every language's); none for
+    a language without data or unknown to it."""
+    if language is None:
+        return VenueWords()
+    try:
+        rules = language_rules(language)
+    except UnknownLanguage:
+        return VenueWords()
+    return VenueWords.of(rules.venue_heads, rules.venue_prefixes, rules.firm_suffixes)

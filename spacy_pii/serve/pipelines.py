@@ -198,9 +198,7 @@ def detect_doc(
             "drop_unscored": drop_unscored or base.settings.drop_unscored,
         }
     )
-    merge = PiiMerge(
-        nlp.vocab, name=base.name, settings=settings, taxonomy=base.taxonomy, language=nlp.lang
-    )
+    merge = PiiMerge(nlp.vocab, name=base.name, settings=settings, taxonomy=base.taxonomy)
     # The policy's cuts are already in ``thresholds``; the allow-list is data, so it
     # arrives as data does.
     merge.initialize(allow_list=sorted(base.allow_list))
