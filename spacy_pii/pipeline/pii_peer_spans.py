@@ -117,17 +117,24 @@ class PiiPeerSpans:
         self.scores = checked
 
     def __call__(self, doc: Doc) -> Doc:
-        words = [token.text for token in doc]
-        breaks = ["\n" in token.text or "\n" in token.whitespace_ for token in doc]
         key = self.settings.entities_key
         peer = doc.ents if key is None else doc.spans.get(key, ())
         entities = [(ent.start, ent.end, ent.label_) for ent in peer]
-        taken = [
-            (span.start, span.end, span.label_)
-            for key in self.settings.yield_to
-            for span in doc.spans.get(key, ())
-        ]
-        kept = peer_candidates(words, breaks, entities, taken, self.rules)
+        kept: list[tuple[int, int, str]] = []
+        # Reading every token builds a Python object per token; most documents have no
+        # entity to bound, so they skip it.
+        if entities:
+            words: list[str] = []
+            breaks: list[bool] = []
+            for token in doc:
+                words.append(token.text)
+                breaks.append("\n" in token.text or "\n" in token.whitespace_)
+            taken = [
+                (span.start, span.end, span.label_)
+                for key in self.settings.yield_to
+                for span in doc.spans.get(key, ())
+            ]
+            kept = peer_candidates(words, breaks, entities, taken, self.rules)
         spans = [Span(doc, first, last, label=public) for first, last, public in kept]
         group = SpanGroup(doc, name=self.settings.spans_key, spans=spans)
         group.attrs["scores"] = [self.scores.get(public) for _, _, public in kept]

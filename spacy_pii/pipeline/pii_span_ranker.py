@@ -158,7 +158,8 @@ class PiiSpanRanker:
         # Features are computed CHUNK_CANDIDATES at a time, so that a long document holds
         # the features of one chunk, not of all its candidates, while it is scored.
         wanted = set(self.settings.types)
-        text = doc.text
+        # doc.text joins every token, so it is read once, and only for a doc with candidates.
+        text: str | None = None
         casing: DocumentCasing | None = None
         for key in self.settings.candidate_keys:
             group = doc.spans.get(key)
@@ -167,6 +168,7 @@ class PiiSpanRanker:
             indices = [i for i, span in enumerate(group) if span.label_ in wanted]
             if not indices:
                 continue
+            text = doc.text if text is None else text
             casing = casing or DocumentCasing.of(text, self.tables)
             other = doc.spans.get(self.settings.compare_with.get(key, ""), ())
             others = sorted((s.start_char, s.end_char, s.label_) for s in other)
