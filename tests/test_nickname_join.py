@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 import spacy
+from join_helpers import best_cpu_seconds, hit_on, names_with_tails, values
 
 from spacy_pii.adapters.span_groups import hits_to_group
 from spacy_pii.core.hits import Hit
 from spacy_pii.core.nickname_join import DETECTOR, join_nicknames
-
-
-def _hit(text: str, value: str, label: str = "PERSON", score: float | None = 0.9) -> Hit:
-    start = text.index(value)
-    return Hit(start, start + len(value), label, score, "ner", "model")
-
-
-def _values(text: str, hits) -> list[tuple[str, str]]:
-    return [(text[h.start : h.end], h.label) for h in hits]
 
 
 @pytest.mark.parametrize(
@@ -38,8 +28,8 @@ def _values(text: str, hits) -> list[tuple[str, str]]:
     ],
 )
 def test_a_name_around_a_nickname_becomes_one_span(text, parts, expected):
-    joined = join_nicknames(text, [_hit(text, part) for part in parts])
-    assert _values(text, joined) == [(expected, "PERSON")]
+    joined = join_nicknames(text, [hit_on(text, part) for part in parts])
+    assert values(text, joined) == [(expected, "PERSON")]
     assert joined[0].detector == DETECTOR
 
 
@@ -55,15 +45,15 @@ def test_a_name_around_a_nickname_becomes_one_span(text, parts, expected):
     ],
 )
 def test_other_gaps_leave_the_parts_apart(text, parts):
-    hits = [_hit(text, part) for part in parts]
+    hits = [hit_on(text, part) for part in parts]
     assert join_nicknames(text, hits) == tuple(hits)
 
 
 def test_only_person_hits_join_and_other_types_pass_through():
     text = 'Acme "Big" Corp hired Earvin "Magic" Johnson'
-    hits = [_hit(text, "Acme", "ORG"), _hit(text, "Corp", "ORG")]
-    hits += [_hit(text, "Earvin"), _hit(text, "Johnson")]
-    assert _values(text, join_nicknames(text, hits)) == [
+    hits = [hit_on(text, "Acme", "ORG"), hit_on(text, "Corp", "ORG")]
+    hits += [hit_on(text, "Earvin"), hit_on(text, "Johnson")]
+    assert values(text, join_nicknames(text, hits)) == [
         ("Acme", "ORG"),
         ("Corp", "ORG"),
         ('Earvin "Magic" Johnson', "PERSON"),
@@ -74,7 +64,7 @@ def test_only_person_hits_join_and_other_types_pass_through():
 def test_the_joined_span_keeps_the_lowest_score(first, second, expected):
     text = 'Harold "Junior" Theriault'
     joined = join_nicknames(
-        text, [_hit(text, "Harold", score=first), _hit(text, "Theriault", score=second)]
+        text, [hit_on(text, "Harold", score=first), hit_on(text, "Theriault", score=second)]
     )
     assert joined[0].score == expected
 
@@ -82,20 +72,8 @@ def test_the_joined_span_keeps_the_lowest_score(first, second, expected):
 def test_time_grows_linearly_with_the_hits():
     # Worst case for the gap patterns: every gap is nearly a nickname gap and fails late.
     def seconds(n: int) -> float:
-        pieces, hits, at = [], [], 0
-        for i in range(n):
-            value = f"Ann{i}"
-            hits.append(Hit(at, at + len(value), "PERSON", 0.9, "ner", "model"))
-            piece = f'{value} "Bo{i} '
-            pieces.append(piece)
-            at += len(piece)
-        text = "".join(pieces)
-        best = float("inf")
-        for _ in range(3):
-            began = time.process_time()
-            join_nicknames(text, hits)
-            best = min(best, time.process_time() - began)
-        return best
+        text, hits = names_with_tails(n, lambda i: f' "Bo{i} ')
+        return best_cpu_seconds(lambda: join_nicknames(text, hits))
 
     assert seconds(100_000) < 20 * seconds(10_000)
 
@@ -110,6 +88,6 @@ def _merge(text: str, hits: list[Hit], config: dict | None = None) -> list[str]:
 
 def test_the_merge_joins_by_default_and_the_setting_turns_it_off():
     text = 'Then Harold "Junior" Theriault spoke.'
-    hits = [_hit(text, "Harold"), _hit(text, "Theriault")]
+    hits = [hit_on(text, "Harold"), hit_on(text, "Theriault")]
     assert _merge(text, hits) == ['Harold "Junior" Theriault']
     assert _merge(text, hits, {"join_nicknames": False}) == ["Harold", "Theriault"]

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 import spacy
+from join_helpers import best_cpu_seconds, hit_on, names_with_tails, values
 from spacy.language import Language
 
 from spacy_pii.adapters.span_groups import hits_to_group
@@ -14,15 +13,6 @@ from spacy_pii.core.languages import language_rules
 from spacy_pii.core.venue_join import DETECTOR, VenueWords, join_venues, venue_words
 
 ENGLISH = venue_words("en")
-
-
-def _hit(text: str, value: str, label: str = "PERSON", score: float | None = 0.9) -> Hit:
-    start = text.index(value)
-    return Hit(start, start + len(value), label, score, "ner", "model")
-
-
-def _values(text: str, hits) -> list[tuple[str, str]]:
-    return [(text[h.start : h.end], h.label) for h in hits]
 
 
 @pytest.mark.parametrize(
@@ -40,15 +30,15 @@ def _values(text: str, hits) -> list[tuple[str, str]]:
     ],
 )
 def test_a_name_that_names_a_venue_becomes_one_org_span(text, name, expected):
-    joined = join_venues(text, [_hit(text, name)], ENGLISH)
-    assert _values(text, joined) == [(expected, "ORG")]
+    joined = join_venues(text, [hit_on(text, name)], ENGLISH)
+    assert values(text, joined) == [(expected, "ORG")]
     assert joined[0].detector == DETECTOR
     assert joined[0].score == 0.9
 
 
 def test_a_name_tagged_as_one_span_with_its_prefix_becomes_org():
     text = "We had dinner at Chez Melinda last night."
-    assert _values(text, join_venues(text, [_hit(text, "Chez Melinda")], ENGLISH)) == [
+    assert values(text, join_venues(text, [hit_on(text, "Chez Melinda")], ENGLISH)) == [
         ("Chez Melinda", "ORG")
     ]
 
@@ -62,13 +52,13 @@ def test_a_name_tagged_as_one_span_with_its_prefix_becomes_org():
     ],
 )
 def test_a_prefix_inside_a_hit_joins_only_a_capitalised_prefix_before_a_name(text, value, label):
-    hits = [_hit(text, value, label)]
+    hits = [hit_on(text, value, label)]
     assert join_venues(text, hits, ENGLISH) == tuple(hits)
 
 
 def test_the_longest_firm_suffix_wins():
     text = "Sold by Novak & Co. today."
-    assert _values(text, join_venues(text, [_hit(text, "Novak")], ENGLISH)) == [
+    assert values(text, join_venues(text, [hit_on(text, "Novak")], ENGLISH)) == [
         ("Novak & Co.", "ORG")
     ]
 
@@ -90,7 +80,7 @@ def test_the_longest_firm_suffix_wins():
     ],
 )
 def test_other_contexts_leave_the_name_alone(text, name):
-    hits = [_hit(text, name)]
+    hits = [hit_on(text, name)]
     assert join_venues(text, hits, ENGLISH) == tuple(hits)
 
 
@@ -105,7 +95,7 @@ def test_the_venue_absorbs_name_hits_inside_it_and_never_cuts_another_hit():
         # A rule hit inside the second venue: the join would cover it, so none is made.
         Hit(kitchen + 2, kitchen + 5, "GOV_ID", 1.0, "rules.id", "rule"),
     ]
-    assert _values(text, join_venues(text, hits, ENGLISH)) == [
+    assert values(text, join_venues(text, hits, ENGLISH)) == [
         ("Rosa's Kitchen", "ORG"),
         ("Rosa", "PERSON"),
         ("tch", "GOV_ID"),
@@ -114,14 +104,14 @@ def test_the_venue_absorbs_name_hits_inside_it_and_never_cuts_another_hit():
 
 def test_a_prefix_already_inside_another_hit_is_not_joined():
     text = "Ch Chez Pierre"
-    hits = [Hit(0, 5, "EMAIL", 1.0, "rules.email", "rule"), _hit(text, "Pierre")]
+    hits = [Hit(0, 5, "EMAIL", 1.0, "rules.email", "rule"), hit_on(text, "Pierre")]
     assert join_venues(text, hits, ENGLISH) == tuple(hits)
 
 
 def test_an_org_or_location_hit_names_the_venue_too_and_other_types_pass_through():
     text = "Mail bob@example.com about Rosa's Kitchen."
-    hits = [_hit(text, "bob@example.com", "EMAIL", 1.0), _hit(text, "Rosa", "LOCATION", 0.4)]
-    assert _values(text, join_venues(text, hits, ENGLISH)) == [
+    hits = [hit_on(text, "bob@example.com", "EMAIL", 1.0), hit_on(text, "Rosa", "LOCATION", 0.4)]
+    assert values(text, join_venues(text, hits, ENGLISH)) == [
         ("bob@example.com", "EMAIL"),
         ("Rosa's Kitchen", "ORG"),
     ]
@@ -129,7 +119,7 @@ def test_an_org_or_location_hit_names_the_venue_too_and_other_types_pass_through
 
 def test_a_join_off_the_token_boundaries_is_not_made():
     text = "Rosa's Kitchen"
-    hits = [_hit(text, "Rosa")]
+    hits = [hit_on(text, "Rosa")]
     asked = []
 
     def aligned_at(end: int):
@@ -140,7 +130,7 @@ def test_a_join_off_the_token_boundaries_is_not_made():
         return aligned
 
     assert join_venues(text, hits, ENGLISH, aligned_at(6)) == tuple(hits)
-    assert _values(text, join_venues(text, hits, ENGLISH, aligned_at(14))) == [
+    assert values(text, join_venues(text, hits, ENGLISH, aligned_at(14))) == [
         ("Rosa's Kitchen", "ORG")
     ]
     assert asked == [(0, 14), (0, 14)]
@@ -148,7 +138,7 @@ def test_a_join_off_the_token_boundaries_is_not_made():
 
 def test_no_vocabulary_joins_nothing():
     text = "Rosa's Kitchen"
-    hits = [_hit(text, "Rosa")]
+    hits = [hit_on(text, "Rosa")]
     assert join_venues(text, hits, VenueWords()) == tuple(hits)
     assert not venue_words("ru")  # a language without venue data
     assert not venue_words("tr")  # a language the data does not know
@@ -167,20 +157,8 @@ def test_time_grows_linearly_with_the_hits():
     # Every name is followed by a possessive and capitalised words that are not heads, so
     # each window is read to its end and fails.
     def seconds(n: int) -> float:
-        pieces, hits, at = [], [], 0
-        for i in range(n):
-            value = f"Ann{i}"
-            hits.append(Hit(at, at + len(value), "PERSON", 0.9, "ner", "model"))
-            piece = f"{value}'s Big Red Houses & Sonsx Chez "
-            pieces.append(piece)
-            at += len(piece)
-        text = "".join(pieces)
-        best = float("inf")
-        for _ in range(3):
-            began = time.process_time()
-            join_venues(text, hits, ENGLISH)
-            best = min(best, time.process_time() - began)
-        return best
+        text, hits = names_with_tails(n, lambda _: "'s Big Red Houses & Sonsx Chez ")
+        return best_cpu_seconds(lambda: join_venues(text, hits, ENGLISH))
 
     assert seconds(100_000) < 20 * seconds(10_000)
 
@@ -190,12 +168,7 @@ def test_time_grows_linearly_with_hits_inside_one_run_of_letters():
     def seconds(n: int) -> float:
         text = "A" * n
         hits = [Hit(i, i + 1, "PERSON", 0.9, "ner", "model") for i in range(n)]
-        best = float("inf")
-        for _ in range(3):
-            began = time.process_time()
-            join_venues(text, hits, ENGLISH)
-            best = min(best, time.process_time() - began)
-        return best
+        return best_cpu_seconds(lambda: join_venues(text, hits, ENGLISH))
 
     assert seconds(100_000) < 20 * seconds(10_000)
 
@@ -214,14 +187,14 @@ def _merge(text: str, hits: list[Hit], config: dict | None = None, lang: str = "
 
 def test_the_merge_joins_by_default_and_the_setting_turns_it_off():
     text = "Brunch at Rosa's Kitchen."
-    hits = [_hit(text, "Rosa")]
+    hits = [hit_on(text, "Rosa")]
     assert _merge(text, hits) == [("Rosa's Kitchen", "ORG")]
     assert _merge(text, hits, {**WITH_ORG, "join_venues": False}) == [("Rosa", "PERSON")]
 
 
 def test_a_venue_span_passes_the_merge_types_thresholds_and_allow_list():
     text = "Brunch at Rosa's Kitchen."
-    hits = [_hit(text, "Rosa", score=0.6)]
+    hits = [hit_on(text, "Rosa", score=0.6)]
     assert _merge(text, hits, {"types": ["PERSON"]}) == []
     assert _merge(text, hits, {"types": ["PERSON", "ORG"], "thresholds": {"ORG": 0.9}}) == []
     assert _merge(text, hits, {"types": ["PERSON", "ORG"]}) == [("Rosa's Kitchen", "ORG")]
@@ -235,18 +208,18 @@ def test_a_venue_span_passes_the_merge_types_thresholds_and_allow_list():
 
 def test_the_merge_joins_before_propagation_so_the_venue_name_is_not_a_person():
     text = "Brunch at Rosa's Kitchen. Rosa was closed on Monday."
-    hits = [_hit(text, "Rosa")]
+    hits = [hit_on(text, "Rosa")]
     assert _merge(text, hits) == [("Rosa's Kitchen", "ORG")]
 
 
 def test_the_merge_reads_its_pipeline_language():
     text = "Dîner chez Paul puis Chez Pierre."
-    hits = [_hit(text, "Pierre")]
+    hits = [hit_on(text, "Pierre")]
     assert _merge(text, hits, lang="fr") == [("Chez Pierre", "ORG")]
     assert _merge(text, hits, lang="ru") == [("Pierre", "PERSON")]
     # At the start of a sentence "Chez" is the preposition: at Marie's home.
     text = "Chez Marie, on a dîné tard."
-    assert _merge(text, [_hit(text, "Marie")], lang="fr") == [("Marie", "PERSON")]
+    assert _merge(text, [hit_on(text, "Marie")], lang="fr") == [("Marie", "PERSON")]
 
 
 @Language.component("test_venue_join_rosa")

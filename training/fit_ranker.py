@@ -51,6 +51,7 @@ from name_sets import (
 from spacy.language import Language
 
 from spacy_pii.adapters.span_groups import group_to_hits
+from spacy_pii.core.conventions import NAME_TYPES, holds_code_marks
 from spacy_pii.core.hits import Hit
 from spacy_pii.core.name_evidence import Candidate, document_features
 from spacy_pii.core.nickname_join import join_nicknames
@@ -146,8 +147,12 @@ def _cache(nlp: Language, docs: list[dict], taxonomy) -> list[CachedDoc]:
 
 def _merged(doc: CachedDoc, scores: list[float], thresholds: dict, merge) -> list[tuple]:
     hits = [*doc.fixed, *(replace(h, score=p) for h, p in zip(doc.ranked, scores, strict=True))]
-    if merge.allow_list:
-        hits = [h for h in hits if doc.text[h.start : h.end].casefold() not in merge.allow_list]
+    hits = [
+        h
+        for h in hits
+        if doc.text[h.start : h.end].casefold() not in merge.allow_list
+        and not (h.label in NAME_TYPES and holds_code_marks(doc.text[h.start : h.end]))
+    ]
     settings = {
         "types": merge.types,
         "thresholds": thresholds,

@@ -10,10 +10,17 @@ the training data happened to do.
 Punctuation at either edge is trimmed for the same reason: no name starts or ends with a
 token that is only punctuation, yet a span categorizer often takes one along ("Louisa -",
 "Karla):" on dev: 53 PERSON spans right after trimming and none wrong).
+
+No name of a person, organisation or place holds the marks of code or markup: an equals
+sign, angle or curly or square brackets, a pipe, a backslash, a double quote, a control
+character, or a rule of three or more hyphens (a PEM armour line). A name model that reads
+configuration files and logs proposes such spans anyway ("KEY-----", ``City attr1="value1``),
+so :func:`holds_code_marks` tells the merge to drop them.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 
@@ -169,3 +176,14 @@ def name_list_parts(words: Sequence[str]) -> list[tuple[int, int]]:
     if len(parts) > 1 and all(end - start >= 2 for start, end in parts):
         return parts
     return [(0, len(words))]
+
+
+# The types a name model proposes; the marks below never sit in one.
+NAME_TYPES: frozenset[str] = frozenset({"PERSON", "ORG", "LOCATION"})
+# Prose writes "--" for a dash ("Macumazahn--Anglicè" in a novel), so only longer rules count.
+_CODE_MARKS = re.compile(r'[=<>{}\[\]|\\"\x00-\x09\x0b-\x1f\x7f]|-{3,}')
+
+
+def holds_code_marks(value: str) -> bool:
+    """Whether ``value`` holds a mark of code or markup that no name holds (module docstring)."""
+    return _CODE_MARKS.search(value) is not None

@@ -23,7 +23,8 @@ rule data (``venue_heads``, ``venue_prefixes``, ``firm_suffixes`` in
 
 What it guarantees:
 
-* Only name hits (PERSON, ORG, LOCATION: a name model's types) change. The venue hit
+* Only name hits (:data:`~spacy_pii.core.conventions.NAME_TYPES`) change; a venue hit is
+  made from one and absorbs those that lie inside it ("Rosa" PERSON, "Kitchen" ORG). The venue hit
   replaces the name hit; it keeps that hit's score and kind and is marked
   ``detector="venue_join"``.
 * A venue hit sits on token boundaries (where a test of them is given), and it absorbs
@@ -46,14 +47,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .conventions import NAME_TYPES
 from .hits import Hit
 from .languages import UnknownLanguage, language_rules
 
 DETECTOR = "venue_join"
 VENUE = "ORG"
-# The name-model types: a venue hit is made from one and absorbs those that lie inside it
-# ("Rosa" PERSON and "Kitchen" ORG from two detectors).
-NAME_TYPES = frozenset({"PERSON", "ORG", "LOCATION"})
 # "Joe's Crab Shack": the head may be the third capitalised word after the name, no later.
 MAX_HEAD_WORDS = 3
 # One word, or "&" before one ("Bar & Grill"); bounded so that a window is.

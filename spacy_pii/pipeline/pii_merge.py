@@ -20,6 +20,10 @@ span, by the pipeline language's rule data (:mod:`spacy_pii.core.venue_join`); i
 before propagation, so a venue's name is not marked as a person elsewhere, and the venue span
 then passes the types, thresholds and allow-list as any ORG span does.
 
+A name span (PERSON, ORG or LOCATION) that holds a mark of code or markup (``=``, ``<``,
+``"``, a control character, a rule of hyphens: :func:`spacy_pii.core.conventions.holds_code_marks`)
+is no name and is dropped before the resolution.
+
 Settings come from the config only (:class:`PiiMergeSettings`). Data (the taxonomy, a frozen
 threshold policy and an allow-list of values never reported) arrives through
 :meth:`PiiMerge.initialize` and is saved by ``to_disk``, so a packaged pipeline needs no file
@@ -42,6 +46,7 @@ from spacy.util import SimpleFrozenList, filter_spans
 
 from ..adapters.component_data import data_from_bytes, data_from_disk, data_to_bytes, data_to_disk
 from ..adapters.span_groups import group_to_hits, hits_to_group
+from ..core.conventions import NAME_TYPES, holds_code_marks
 from ..core.hits import Hit
 from ..core.nickname_join import join_nicknames
 from ..core.propagate import PropagationSettings, propagate_mentions
@@ -276,12 +281,12 @@ class PiiMerge(Pipe):
             return self._write(doc, ())
         # doc.text joins every token on each access, so it is read once.
         text = doc.text
-        if self.allow_list:
-            candidates = [
-                hit
-                for hit in candidates
-                if text[hit.start : hit.end].casefold() not in self.allow_list
-            ]
+        candidates = [
+            hit
+            for hit in candidates
+            if text[hit.start : hit.end].casefold() not in self.allow_list
+            and not (hit.label in NAME_TYPES and holds_code_marks(text[hit.start : hit.end]))
+        ]
         if not candidates:
             return self._write(doc, ())
         spans = self._resolve(candidates)
