@@ -14,7 +14,7 @@ it masks a gold name). Then, for each set S:
    sets (precision over Presidio's, overlap F1 over Presidio's + 0.03, three quarters of
    Presidio's leak over ours; on a precision set, its false-name limit);
 3. score S (a precision set on its ``held_out`` part) with that fold's ranker and thresholds,
-   through the same resolution, venue joins, propagation and nickname joins as ``pii_merge``.
+   through ``pii_merge``'s own ``final_spans`` (the token boundaries read from the cache).
 
 Those are the leave-one-set-out (LOSO) figures it prints beside Presidio's, with the ECE of
 the held-out probabilities. The shipped ranker is fitted on all sets, and its thresholds
@@ -51,15 +51,9 @@ from name_sets import (
 from spacy.language import Language
 
 from spacy_pii.adapters.span_groups import group_to_hits
-from spacy_pii.core.conventions import NAME_TYPES, holds_code_marks
 from spacy_pii.core.hits import Hit
 from spacy_pii.core.name_evidence import Candidate, document_features
-from spacy_pii.core.nickname_join import join_nicknames
-from spacy_pii.core.propagate import propagate_mentions
-from spacy_pii.core.resolve import resolve
 from spacy_pii.core.taxonomy import load_taxonomy
-from spacy_pii.core.venue_join import DETECTOR as VENUE_DETECTOR
-from spacy_pii.core.venue_join import join_venues
 from spacy_pii.evaluation.name_precision import NameFigures, name_figures
 from spacy_pii.evaluation.ranker_fit import (
     Row,
@@ -147,45 +141,12 @@ def _cache(nlp: Language, docs: list[dict], taxonomy) -> list[CachedDoc]:
 
 def _merged(doc: CachedDoc, scores: list[float], thresholds: dict, merge) -> list[tuple]:
     hits = [*doc.fixed, *(replace(h, score=p) for h, p in zip(doc.ranked, scores, strict=True))]
-    hits = [
-        h
-        for h in hits
-        if doc.text[h.start : h.end].casefold() not in merge.allow_list
-        and not (h.label in NAME_TYPES and holds_code_marks(doc.text[h.start : h.end]))
-    ]
-    settings = {
-        "types": merge.types,
-        "thresholds": thresholds,
-        "drop_unscored": merge.settings.drop_unscored,
-    }
-    spans = resolve(hits, merge.taxonomy, **settings).spans
-    if merge.venue_words:
-        spans = join_venues(
-            doc.text,
-            spans,
-            merge.venue_words,
-            lambda start, end: start in doc.token_starts and end in doc.token_ends,
-        )
-        if any(h.detector == VENUE_DETECTOR for h in spans):
-            kept = [
-                h
-                for h in spans
-                if h.detector != VENUE_DETECTOR
-                or doc.text[h.start : h.end].casefold() not in merge.allow_list
-            ]
-            spans = resolve(kept, merge.taxonomy, **settings).spans
-    if merge.propagation.enabled and spans:
-        found = [
-            h
-            for h in propagate_mentions(doc.text, spans, merge.propagation)
-            if h.start in doc.token_starts
-            and h.end in doc.token_ends
-            and doc.text[h.start : h.end].casefold() not in merge.allow_list
-        ]
-        if found:
-            spans = resolve([*spans, *found], merge.taxonomy, **settings).spans
-    if merge.settings.join_nicknames:
-        spans = join_nicknames(doc.text, spans)
+    spans = merge.final_spans(
+        doc.text,
+        hits,
+        lambda start, end: start in doc.token_starts and end in doc.token_ends,
+        thresholds,
+    )
     return [(h.start, h.end, h.label) for h in spans]
 
 

@@ -33,7 +33,7 @@ which the taxonomy's preference reads) comes from each group's ``attrs["kinds"]`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -279,24 +279,43 @@ class PiiMerge(Pipe):
             # lane); resolving and propagating nothing cost 13x writing the empty group, and
             # the output is the same.
             return self._write(doc, ())
+
+        def aligned(start: int, end: int) -> bool:
+            return doc.char_span(start, end) is not None
+
         # doc.text joins every token on each access, so it is read once.
-        text = doc.text
-        candidates = [
+        return self._write(doc, self.final_spans(doc.text, candidates, aligned))
+
+    def final_spans(
+        self,
+        text: str,
+        candidates: Iterable[Hit],
+        aligned: Callable[[int, int], bool],
+        thresholds: Mapping[str, float] | None = None,
+    ) -> tuple[Hit, ...]:
+        """The merge's answer for ``text`` from its candidate hits, without a ``Doc``: the
+        allow-list and code marks, the resolution, venue joins, propagation and nickname
+        joins, in that order. ``aligned(start, end)`` says whether a span would sit on token
+        boundaries (a span the merge makes is kept only where it does); ``thresholds``
+        replaces the merge's own (``training/fit_ranker.py`` tries others on cached hits).
+        """
+        cut = self.thresholds if thresholds is None else dict(thresholds)
+        kept = [
             hit
             for hit in candidates
             if text[hit.start : hit.end].casefold() not in self.allow_list
             and not (hit.label in NAME_TYPES and holds_code_marks(text[hit.start : hit.end]))
         ]
-        if not candidates:
-            return self._write(doc, ())
-        spans = self._resolve(candidates)
+        if not kept:
+            return ()
+        spans = self._resolve(kept, cut)
         if self.venue_words:
-            spans = self._join_venues(doc, text, spans)
+            spans = self._join_venues(text, spans, aligned, cut)
         if self.propagation.enabled:
-            spans = self._propagate(doc, text, spans)
+            spans = self._propagate(text, spans, aligned, cut)
         if self.settings.join_nicknames:
             spans = join_nicknames(text, spans)
-        return self._write(doc, spans)
+        return spans
 
     def _write(self, doc: Doc, spans: Iterable[Hit]) -> Doc:
         group = hits_to_group(doc, self.spans_key, tuple(spans))
@@ -305,43 +324,57 @@ class PiiMerge(Pipe):
             doc.ents = filter_spans(list(group))
         return doc
 
-    def _resolve(self, candidates: Iterable[Hit]) -> tuple[Hit, ...]:
+    def _resolve(
+        self, candidates: Iterable[Hit], thresholds: Mapping[str, float]
+    ) -> tuple[Hit, ...]:
         return resolve(
             candidates,
             self.taxonomy,
             types=self.types,
-            thresholds=self.thresholds,
+            thresholds=thresholds,
             drop_unscored=self.settings.drop_unscored,
         ).spans
 
-    def _join_venues(self, doc: Doc, text: str, spans: tuple[Hit, ...]) -> tuple[Hit, ...]:
-        def aligned(start: int, end: int) -> bool:
-            return doc.char_span(start, end) is not None
-
+    def _join_venues(
+        self,
+        text: str,
+        spans: tuple[Hit, ...],
+        aligned: Callable[[int, int], bool],
+        thresholds: Mapping[str, float],
+    ) -> tuple[Hit, ...]:
         joined = join_venues(text, spans, self.venue_words, aligned)
         if not any(hit.detector == VENUE_DETECTOR for hit in joined):
             return joined
         # A venue span is an ORG span that the resolution has not seen: the types, the ORG
         # threshold and the allow-list decide it as they decide any other.
         return self._resolve(
-            hit
-            for hit in joined
-            if hit.detector != VENUE_DETECTOR
-            or text[hit.start : hit.end].casefold() not in self.allow_list
+            (
+                hit
+                for hit in joined
+                if hit.detector != VENUE_DETECTOR
+                or text[hit.start : hit.end].casefold() not in self.allow_list
+            ),
+            thresholds,
         )
 
-    def _propagate(self, doc: Doc, text: str, spans: tuple[Hit, ...]) -> tuple[Hit, ...]:
+    def _propagate(
+        self,
+        text: str,
+        spans: tuple[Hit, ...],
+        aligned: Callable[[int, int], bool],
+        thresholds: Mapping[str, float],
+    ) -> tuple[Hit, ...]:
         found = [
             hit
             for hit in propagate_mentions(text, spans, self.propagation)
-            if doc.char_span(hit.start, hit.end) is not None
+            if aligned(hit.start, hit.end)
             and text[hit.start : hit.end].casefold() not in self.allow_list
         ]
         if not found:
             return spans
         # The kept spans cannot collide with what was found in their gaps, so this second
         # pass only chooses among propagated candidates, by the same total order.
-        return self._resolve([*spans, *found])
+        return self._resolve([*spans, *found], thresholds)
 
     def initialize(
         self,
