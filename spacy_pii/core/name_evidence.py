@@ -26,7 +26,7 @@ from importlib import resources
 from typing import Any
 
 from ..errors import ConfigError
-from .conventions import words_before
+from .conventions import opens_sentence, words_before
 from .languages import UnknownLanguage, language_rules
 
 # Zipf 0 is "not seen"; wordfreq's scale tops out near 8 ("the" is 7.7 in English).
@@ -80,7 +80,6 @@ _TOKEN = re.compile(r"\S+")
 _SYMBOLS = frozenset("_/\\@#=<>{}[]|~$%^*+:;`")
 # A token with a symbol of code, a digit, or an inner capital (``getUserById``, ``v2.4.1``).
 _CODE_TOKEN = re.compile(r"[_/\\@#=<>{}\[\]|~$%^*+`;:()]|\d|[a-z][A-Z]")
-_SENTENCE_END = frozenset('.!?\n:;"“”()[]•-*')
 # Languages whose words wordfreq files under another code: Croatian and Serbian (Latin
 # script) under Serbo-Croatian, asked for directly so that it does not warn on every run.
 _WORDFREQ_NEAREST = {"hr": "sh", "sr": "sh", "bs": "sh"}
@@ -327,13 +326,6 @@ class Candidate:
     other_types: frozenset[str] = frozenset()
 
 
-def _sentence_start(text: str, start: int) -> bool:
-    index = start - 1
-    while index >= 0 and text[index] in " \t":
-        index -= 1
-    return index < 0 or text[index] in _SENTENCE_END
-
-
 def _word_before(text: str, start: int) -> str:
     # Only a short look-back is needed for an honorific ("Dr. ", "Mrs ") or a preposition,
     # which keeps the cost per candidate constant.
@@ -411,7 +403,7 @@ def candidate_features(
     camel = any(re.search(r"[a-z][A-Z]", w) for w in words)
     singles = sum(1 for w in words if len(w) == 1)
     initials = sum(1 for t in tokens if re.fullmatch(r"[^\W\d_]\.", t))
-    at_start = _sentence_start(text, candidate.start)
+    at_start = opens_sentence(text, candidate.start)
     title_share = title / n_words
     lower_share = lower / n_words
     mixed = 0.0 if uniform else 1.0

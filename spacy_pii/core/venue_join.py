@@ -47,7 +47,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .conventions import NAME_TYPES
+from .conventions import NAME_TYPES, opens_sentence
 from .hits import Hit
 from .languages import UnknownLanguage, language_rules
 
@@ -64,7 +64,6 @@ _HEAD_WORDS = re.compile(rf"(?:{_GAP}{_ONE_WORD}){{1,{MAX_HEAD_WORDS}}}")
 _WORD = re.compile(r"[^\W\d_]+")
 # The word before a name: a whole word (nothing of a word just before it), then the gap.
 _WORD_BEFORE = re.compile(rf"(?<!\w)([^\W\d_]{{1,40}}){_GAP}$")
-_SENTENCE_ENDS = frozenset('.!?:;\n\r"“”«»()[]•*-–—')
 
 
 @dataclass(frozen=True)
@@ -137,22 +136,17 @@ def _venue_start(text: str, hit: Hit, words: VenueWords) -> int | None:
         and first
         and first.end() < hit.end
         and _is_prefix(first.group(), words)
-        and not _opens_sentence(text, hit.start)
+        and not opens_sentence(text, hit.start)
     ):
         return hit.start
     before = _WORD_BEFORE.search(text, max(0, hit.start - 48), hit.start)
-    if before and _is_prefix(before.group(1), words) and not _opens_sentence(text, before.start(1)):
+    if before and _is_prefix(before.group(1), words) and not opens_sentence(text, before.start(1)):
         return before.start(1)
     return None
 
 
 def _is_prefix(word: str, words: VenueWords) -> bool:
     return word[0].isupper() and word.casefold() in words.prefixes
-
-
-def _opens_sentence(text: str, start: int) -> bool:
-    before = text[max(0, start - 8) : start].rstrip(" \t")
-    return not before or before[-1] in _SENTENCE_ENDS
 
 
 def join_venues(
