@@ -303,8 +303,8 @@ class PiiMerge(Pipe):
         kept = [
             hit
             for hit in candidates
-            if text[hit.start : hit.end].casefold() not in self.allow_list
-            and not (hit.label in NAME_TYPES and holds_code_marks(text[hit.start : hit.end]))
+            if not (hit.label in NAME_TYPES and holds_code_marks(text[hit.start : hit.end]))
+            and not (self.allow_list and text[hit.start : hit.end].casefold() in self.allow_list)
         ]
         if not kept:
             return ()
