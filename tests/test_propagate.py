@@ -146,6 +146,28 @@ def test_disabled_settings_do_nothing():
     assert propagate_mentions(text, [_hit(text, "Grace Hopper")], PropagationSettings()) == []
 
 
+def test_names_written_once_build_no_pattern_and_a_repeated_one_still_does(monkeypatch):
+    import spacy_pii.core.propagate as propagate
+
+    built: list[list[tuple[str, bool]]] = []
+    real_build = propagate.build_scan_pattern
+
+    def counting_build(targets):
+        built.append(list(targets))
+        return real_build(targets)
+
+    monkeypatch.setattr(propagate, "build_scan_pattern", counting_build)
+    text = "Grace Hopper met Ada Lovelace."
+    hits = [_hit(text, "Grace Hopper"), _hit(text, "Ada Lovelace")]
+    assert propagate_mentions(text, hits, ON) == []
+    assert built == []
+    text = "Grace Hopper met Ada Lovelace; Hopper left."
+    hits = [_hit(text, "Grace Hopper"), _hit(text, "Ada Lovelace")]
+    assert _found(text, hits) == [("Hopper", "PERSON")]
+    # Only the string written twice is a branch of the pattern.
+    assert built == [[("Hopper", False)]]
+
+
 def test_case_insensitive_option_matches_exact_strings_in_any_case():
     text = "Ada Lovelace posted. ada lovelace replied; ADA LOVELACE; lovelace alone."
     source = [_hit(text, "Ada Lovelace")]

@@ -305,7 +305,11 @@ def propagate_mentions(text: str, hits: Sequence[Hit], settings: PropagationSett
     """
     if not settings.enabled:
         return []
-    targets = _targets(text, hits, settings)
+    # A string written once is written only inside its own source hit, where no match may
+    # fall: dropping it spares most documents (each name written once) a pattern compile.
+    targets = [
+        t for t in _targets(text, hits, settings) if t.ignore_case or _written_twice(text, t.value)
+    ]
     if not targets:
         return []
     branches = [(t.value, t.ignore_case) for t in targets]
@@ -353,6 +357,11 @@ def propagate_mentions(text: str, hits: Sequence[Hit], settings: PropagationSett
                 found.append(Hit(start, end, label, score, PROPAGATED_DETECTOR, kind))
     found.sort(key=lambda hit: (hit.start, hit.end, hit.label, hit.kind))
     return found
+
+
+def _written_twice(text: str, value: str) -> bool:
+    first = text.find(value)
+    return first >= 0 and text.find(value, first + 1) >= 0
 
 
 def _is_one_word(value: str) -> bool:
