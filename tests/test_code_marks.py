@@ -1,11 +1,12 @@
-"""Names hold no marks of code: the pure test and the merge that drops such name spans."""
+"""Names are written as names: the pure tests and the merge that drops the spans no name
+could be (code marks, no letter, a person or place word mixing letters and digits)."""
 
 from __future__ import annotations
 
 import spacy
 
 from spacy_pii.adapters.span_groups import hits_to_group
-from spacy_pii.core.conventions import holds_code_marks
+from spacy_pii.core.conventions import cannot_be_name, holds_code_marks
 from spacy_pii.core.hits import Hit
 
 
@@ -17,6 +18,28 @@ def test_code_and_markup_marks_are_found_and_names_have_none():
         assert not holds_code_marks(value), value
 
 
+def test_a_name_has_a_letter_and_a_person_or_place_word_no_digit():
+    for value, label in [
+        ("@@", "ORG"),
+        ("\U0001f434", "PERSON"),
+        ("m1TxE3hv4VeGLnxl", "PERSON"),
+        ("a&ox4, perrla", "PERSON"),
+        ("Route66", "LOCATION"),
+        ('Ada "x', "ORG"),
+    ]:
+        assert cannot_be_name(value, label), (value, label)
+    for value, label in [
+        ("Ada Lovelace", "PERSON"),
+        ("Louis XIV", "PERSON"),
+        ("Area 51", "LOCATION"),
+        ("3M", "ORG"),
+        ("N26", "ORG"),
+        ("m1TxE3hv4VeGLnxl", "USERNAME"),
+        ("@@", "SECRET"),
+    ]:
+        assert not cannot_be_name(value, label), (value, label)
+
+
 def _merged(text: str, hits: list[Hit]) -> list[tuple[str, str]]:
     nlp = spacy.blank("en")
     merge = nlp.add_pipe("pii_merge", config={"types": ["PERSON", "ORG", "SECRET"]})
@@ -26,15 +49,19 @@ def _merged(text: str, hits: list[Hit]) -> list[tuple[str, str]]:
 
 
 def test_the_merge_drops_a_name_span_with_code_marks_and_keeps_other_types():
-    text = 'name = "Ada Lovelace" # City attr1="value1" KEY----- -----END'
+    text = 'name = "Ada Lovelace" # City attr1="value1" KEY----- -----END k3yX9 3M @@'
     at = text.index
     hits = [
         Hit(at("Ada"), at("Ada") + 12, "PERSON", 0.9, "ner", "model"),
         Hit(at("City"), at("City") + 18, "ORG", 0.9, "ner", "model"),
         Hit(at("KEY"), at("KEY") + 8, "PERSON", 0.9, "ner", "model"),
-        Hit(at("-----END"), len(text), "SECRET", 1.0, "rules.pem", "rule"),
+        Hit(at("-----END"), at("-----END") + 8, "SECRET", 1.0, "rules.pem", "rule"),
+        Hit(at("k3yX9"), at("k3yX9") + 5, "PERSON", 0.9, "ner", "model"),
+        Hit(at("3M"), at("3M") + 2, "ORG", 0.9, "ner", "model"),
+        Hit(at("@@"), at("@@") + 2, "ORG", 0.9, "ner", "model"),
     ]
     assert _merged(text, hits) == [
         ("Ada Lovelace", "PERSON"),
         ("-----END", "SECRET"),
+        ("3M", "ORG"),
     ]

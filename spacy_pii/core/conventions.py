@@ -15,7 +15,9 @@ No name of a person, organisation or place holds the marks of code or markup: an
 sign, angle or curly or square brackets, a pipe, a backslash, a double quote, a control
 character, or a rule of three or more hyphens (a PEM armour line). A name model that reads
 configuration files and logs proposes such spans anyway ("KEY-----", ``City attr1="value1``),
-so :func:`holds_code_marks` tells the merge to drop them.
+so :func:`holds_code_marks` tells the merge to drop them. Nor is a span without a letter a
+name, nor a person or place with a word that mixes letters and digits: a key in a config
+file ("m1TxE3hv4VeGLnxl") or a note's "a&ox4" (:func:`cannot_be_name`).
 """
 
 from __future__ import annotations
@@ -203,3 +205,25 @@ _CODE_MARKS = re.compile(r'[=<>{}\[\]|\\"\x00-\x09\x0b-\x1f\x7f]|-{3,}')
 def holds_code_marks(value: str) -> bool:
     """Whether ``value`` holds a mark of code or markup that no name holds (module docstring)."""
     return _CODE_MARKS.search(value) is not None
+
+
+# Types whose words are letters only: an organisation may write a digit in its name ("3M",
+# "N26"), a person or a place does not inside a word.
+_LETTER_WORD_TYPES: frozenset[str] = frozenset({"PERSON", "LOCATION"})
+
+
+def cannot_be_name(value: str, label: str) -> bool:
+    """Whether ``value``, proposed as a name of type ``label``, is written as no name is.
+
+    That is: it holds code marks (:func:`holds_code_marks`), it has no letter ("@@", an
+    emoji), or it is a person or place with a word that mixes letters and digits (a key such
+    as "m1TxE3hv4VeGLnxl", a note's "a&ox4"). Other types are never refused.
+    """
+    if label not in NAME_TYPES:
+        return False
+    if holds_code_marks(value) or not any(ch.isalpha() for ch in value):
+        return True
+    return label in _LETTER_WORD_TYPES and any(
+        any(ch.isdigit() for ch in word) and any(ch.isalpha() for ch in word)
+        for word in value.split()
+    )

@@ -20,9 +20,10 @@ span, by the pipeline language's rule data (:mod:`spacy_pii.core.venue_join`); i
 before propagation, so a venue's name is not marked as a person elsewhere, and the venue span
 then passes the types, thresholds and allow-list as any ORG span does.
 
-A name span (PERSON, ORG or LOCATION) that holds a mark of code or markup (``=``, ``<``,
-``"``, a control character, a rule of hyphens: :func:`spacy_pii.core.conventions.holds_code_marks`)
-is no name and is dropped before the resolution.
+A name span (PERSON, ORG or LOCATION) written as no name is, is dropped before the
+resolution (:func:`spacy_pii.core.conventions.cannot_be_name`): one that holds a mark of code
+or markup (``=``, ``<``, ``"``, a control character, a rule of hyphens), one without a letter,
+or a person or place with a word that mixes letters and digits (a key, ``a&ox4``).
 
 Settings come from the config only (:class:`PiiMergeSettings`). Data (the taxonomy, a frozen
 threshold policy and an allow-list of values never reported) arrives through
@@ -46,7 +47,7 @@ from spacy.util import SimpleFrozenList, filter_spans
 
 from ..adapters.component_data import data_from_bytes, data_from_disk, data_to_bytes, data_to_disk
 from ..adapters.span_groups import group_to_hits, hits_to_group
-from ..core.conventions import NAME_TYPES, holds_code_marks
+from ..core.conventions import cannot_be_name
 from ..core.hits import Hit
 from ..core.nickname_join import join_nicknames
 from ..core.propagate import PropagationSettings, propagate_mentions
@@ -303,7 +304,7 @@ class PiiMerge(Pipe):
         kept = [
             hit
             for hit in candidates
-            if not (hit.label in NAME_TYPES and holds_code_marks(text[hit.start : hit.end]))
+            if not cannot_be_name(text[hit.start : hit.end], hit.label)
             and not (self.allow_list and text[hit.start : hit.end].casefold() in self.allow_list)
         ]
         if not kept:
