@@ -77,6 +77,8 @@ class LanguageRules(BaseModel):
     venue_heads: tuple[str, ...] = ()
     venue_prefixes: tuple[str, ...] = ()
     firm_suffixes: tuple[str, ...] = ()
+    eponym_heads: tuple[str, ...] = ()
+    eponym_prefixes: tuple[str, ...] = ()
     street_words: tuple[str, ...] = ()
     street_endings: tuple[str, ...] = ()
     street_connectors: tuple[str, ...] = ()
@@ -95,7 +97,8 @@ class LanguageRules(BaseModel):
 
     @field_validator(
         "titles", "name_fields", "place_words", "venue_heads", "venue_prefixes",
-        "firm_suffixes", "street_words", "street_endings", "street_connectors", "house_words",
+        "firm_suffixes", "eponym_heads", "eponym_prefixes", "street_words", "street_endings",
+        "street_connectors", "house_words",
         "unit_words", "address_fields", "phone_cues", "email_cues", "id_cues", "secret_cues",
         "birth_cues", "email_at", "email_dot", "months",
     )  # fmt: skip
@@ -181,7 +184,8 @@ def mixed_rules(table: LanguageTable) -> LanguageRules:
     """``xx``: every language's cues and regions, unambiguous titles, no id defaults."""
     fields = (
         "countries", "name_fields", "place_words", "venue_heads", "venue_prefixes",
-        "firm_suffixes", "street_words", "street_endings", "street_connectors", "house_words",
+        "firm_suffixes", "eponym_heads", "eponym_prefixes", "street_words", "street_endings",
+        "street_connectors", "house_words",
         "unit_words", "address_fields", "phone_cues", "email_cues", "id_cues", "secret_cues",
         "birth_cues", "email_at", "email_dot", "months",
     )  # fmt: skip

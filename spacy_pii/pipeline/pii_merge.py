@@ -23,7 +23,9 @@ then passes the types, thresholds and allow-list as any ORG span does.
 A name span (PERSON, ORG or LOCATION) written as no name is, is dropped before the
 resolution (:func:`spacy_pii.core.conventions.cannot_be_name`): one that holds a mark of code
 or markup (``=``, ``<``, ``"``, a control character, a rule of hyphens), one without a letter,
-or a person or place with a word that mixes letters and digits (a key, ``a&ox4``).
+or a person or place with a word that mixes letters and digits (a key, ``a&ox4``). With
+``drop_eponyms`` on, so is a name that names a sign, test, disease or device (``Tinel's
+sign``, ``Lyme disease``, ``signo de Trousseau``: :mod:`spacy_pii.core.eponyms`).
 
 Settings come from the config only (:class:`PiiMergeSettings`). Data (the taxonomy, a frozen
 threshold policy and an allow-list of values never reported) arrives through
@@ -48,6 +50,7 @@ from spacy.util import SimpleFrozenList, filter_spans
 from ..adapters.component_data import data_from_bytes, data_from_disk, data_to_bytes, data_to_disk
 from ..adapters.span_groups import group_to_hits, hits_to_group
 from ..core.conventions import cannot_be_name
+from ..core.eponyms import EponymWords, eponym_words, is_eponym
 from ..core.hits import Hit
 from ..core.nickname_join import join_nicknames
 from ..core.propagate import PropagationSettings, propagate_mentions
@@ -74,6 +77,7 @@ DEFAULT_MERGE_CONFIG: dict[str, Any] = {
     },
     "join_nicknames": True,
     "join_venues": True,
+    "drop_eponyms": True,
     "scorer": {"@scorers": "pii.spans_scorer.v1", "spans_key": "pii"},
 }
 # The data records and their files in the component's folder (names are exclude keys).
@@ -103,6 +107,7 @@ class PiiMergeSettings(BaseModel):
     )
     join_nicknames: bool = True
     join_venues: bool = True
+    drop_eponyms: bool = True
 
     @field_validator("propagate", mode="before")
     @classmethod
@@ -143,6 +148,7 @@ def make_pii_merge(
     propagate: dict[str, Any],
     join_nicknames: bool,
     join_venues: bool,
+    drop_eponyms: bool,
     scorer: Callable | None,
 ) -> PiiMerge:
     """Resolve candidate spans into ``doc.spans[spans_key]``.
@@ -170,6 +176,10 @@ def make_pii_merge(
             :mod:`spacy_pii.core.venue_join`); a language without data joins nothing. The
             venue span is kept only where ORG is among ``types`` and passes its threshold
             and the allow-list.
+        drop_eponyms: drop a name that names a sign, test, disease or device ("Tinel's
+            sign", "Lyme disease", "signo de Trousseau") before the resolution, by the rule
+            data of the pipeline's language (:mod:`spacy_pii.core.eponyms`); propagation may
+            still mark it where the document names that person elsewhere.
         scorer: the scoring function for ``nlp.evaluate``.
     """
     settings = validated_settings(PiiMergeSettings, "pii_merge", locals())
@@ -196,8 +206,11 @@ class PiiMerge(Pipe):
         self.allow_list: frozenset[str] = frozenset()
         self._set_taxonomy(taxonomy or load_taxonomy())
         # The pipeline's language, which a blank or loaded pipeline's vocab names.
-        language = getattr(vocab, "lang", None) if self.settings.join_venues else None
-        self.venue_words: VenueWords = venue_words(language)
+        language = getattr(vocab, "lang", None)
+        self.venue_words: VenueWords = venue_words(language if self.settings.join_venues else None)
+        self.eponym_words: EponymWords = eponym_words(
+            language if self.settings.drop_eponyms else None
+        )
 
     # -- settings and data ---------------------------------------------------------
 
@@ -295,16 +308,18 @@ class PiiMerge(Pipe):
         thresholds: Mapping[str, float] | None = None,
     ) -> tuple[Hit, ...]:
         """The merge's answer for ``text`` from its candidate hits, without a ``Doc``: the
-        allow-list and code marks, the resolution, venue joins, propagation and nickname
-        joins, in that order. ``aligned(start, end)`` says whether a span would sit on token
-        boundaries (a span the merge makes is kept only where it does); ``thresholds``
-        replaces the merge's own (``training/fit_ranker.py`` tries others on cached hits).
+        allow-list, spans no name could be and eponyms, the resolution, venue joins,
+        propagation and nickname joins, in that order. ``aligned(start, end)`` says whether
+        a span would sit on token boundaries (a span the merge makes is kept only where it
+        does); ``thresholds`` replaces the merge's own (``training/fit_ranker.py`` tries
+        others on cached hits).
         """
         cut = self.thresholds if thresholds is None else dict(thresholds)
         kept = [
             hit
             for hit in candidates
             if not cannot_be_name(text[hit.start : hit.end], hit.label)
+            and not is_eponym(text, hit.start, hit.end, hit.label, self.eponym_words)
             and not (self.allow_list and text[hit.start : hit.end].casefold() in self.allow_list)
         ]
         if not kept:
