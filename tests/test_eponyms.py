@@ -27,6 +27,7 @@ def _judged(text: str, name: str, words: EponymWords = ENGLISH, label: str = "PE
         ("Suspect Lyme disease; Western blot sent.", "Western"),
         ("History of Graves' disease.", "Graves"),
         ("McMurray's Test: Negative.", "McMurray"),
+        ("TINEL'S SIGN POSITIVE BILATERALLY", "TINEL"),
         ("Foley catheter to gravity.", "Foley"),
         ("Swan-Ganz   catheter placed.", "Swan-Ganz"),
     ],
@@ -38,10 +39,17 @@ def test_a_one_word_name_before_a_clinical_head_is_an_eponym(text, name):
 @pytest.mark.parametrize(
     ("text", "name"),
     [
-        # A form of address makes it a person's test; so does a full name.
+        # A form of address, a word for the patient or a given name before it makes it a
+        # person's, on the same line or not; so does a full name, and a given name alone.
         ("Mr. Shaw's test came back normal.", "Shaw"),
         ("Dr Shaw's test came back normal.", "Shaw"),
+        ("Mr.\u00a0Shaw's test came back normal.", "Shaw"),
+        ("Mr.\nShaw's test came back normal.", "Shaw"),
+        ("Patient Jones's murmur is louder.", "Jones"),
         ("John Shaw's test came back normal.", "John Shaw"),
+        ("John Shaw's test came back normal.", "Shaw"),
+        ("Emma's tumour has shrunk since March.", "Emma"),
+        ("Mary's test results came back normal.", "Mary"),
         # No head, a head that is part of a longer word, a head on the next line.
         ("Shaw's car was parked outside.", "Shaw"),
         ("Shaw testing the new build.", "Shaw"),
@@ -54,16 +62,28 @@ def test_persons_and_other_words_after_a_name_stay_names(text, name):
     assert not _judged(text, name)
 
 
-def test_a_prefix_phrase_makes_any_name_after_it_an_eponym_in_its_language():
+def test_a_prefix_phrase_makes_a_surname_after_it_an_eponym_in_its_language():
     spanish = eponym_words("es")
     assert _judged("Presenta signo de Trousseau y signo de Chvostek.", "Trousseau", spanish)
-    text = "Prostatectomía según técnica de T. Millin, sin incidencias."
-    assert _judged(text, "T. Millin", spanish)
+    assert _judged("Antecedente de linfoma de B. Burkitt.", "B. Burkitt", spanish)
     assert _judged("Síndrome de  Down.", "Down", spanish)
+    assert _judged("maladie de Parkinson", "Parkinson", eponym_words("fr"))
     assert _judged("Verdacht auf Morbus Crohn.", "Crohn", eponym_words("de"))
-    # Whole words only, and not in another language's data.
-    assert not _judged("El consignado de Juan llegó.", "Juan", spanish)
+    # A full name or a given name after the prefix is a person's disease.
+    assert not _judged("La enfermedad de Juan García empeoró.", "Juan García", spanish)
+    assert not _judged("la maladie de Pierre s'aggrave", "Pierre", eponym_words("fr"))
+    assert not _judged("de ziekte van Jan de Vries", "Jan de Vries", eponym_words("nl"))
+    # Whole words only ("consíndrome de"), and not in another language's data.
+    assert not _judged("Un consíndrome de Wilkie.", "Wilkie", spanish)
     assert not _judged("Presenta signo de Trousseau.", "Trousseau", ENGLISH)
+
+
+def test_everyday_words_and_genitives_are_no_eponym_cues():
+    # "saco" is also a jacket, "scala" a staircase; a Danish genitive is a person's illness.
+    assert not _judged("Le saco de Juan", "Juan", eponym_words("es"))
+    assert not _judged("il Teatro alla Scala di Milano", "Milano", eponym_words("it"), "LOCATION")
+    assert not _judged("Peters sygdom er værre.", "Peters", eponym_words("da"))
+    assert not _judged("Patient Jones signs the consent form.", "Jones")
 
 
 def test_only_name_types_are_judged_and_a_language_without_data_judges_nothing():
@@ -78,12 +98,12 @@ def test_only_name_types_are_judged_and_a_language_without_data_judges_nothing()
 
 
 def test_judging_every_hit_grows_linearly_with_the_hits():
-    # Every name stands after a prefix-like phrase and before a head-like word, so that each
-    # judgement reads both windows; ten times the hits must cost about ten times the time.
+    # Every name stands after a prefix phrase and before a word that is no head, so that each
+    # judgement reads every window; ten times the hits must cost about ten times the time.
     words = eponym_words("xx")
 
     def judge_all(count: int) -> None:
-        text, hits = names_with_tails(count, lambda i: " test de la signo de ")
+        text, hits = names_with_tails(count, lambda i: " tests de la signo de ")
         for hit in hits:
             is_eponym(text, hit.start, hit.end, hit.label, words)
 

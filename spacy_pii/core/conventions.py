@@ -15,9 +15,9 @@ No name of a person, organisation or place holds the marks of code or markup: an
 sign, angle or curly or square brackets, a pipe, a backslash, a double quote, a control
 character, or a rule of three or more hyphens (a PEM armour line). A name model that reads
 configuration files and logs proposes such spans anyway ("KEY-----", ``City attr1="value1``),
-so :func:`holds_code_marks` tells the merge to drop them. Nor is a span without a letter a
-name, nor a person or place with a word that mixes letters and digits: a key in a config
-file ("m1TxE3hv4VeGLnxl") or a note's "a&ox4" (:func:`cannot_be_name`).
+so :func:`holds_code_marks` tells the merge to drop them. Nor is a person or a place
+without a letter a name, nor a person with a digit between the letters of a word: a key in a
+config file ("m1TxE3hv4VeGLnxl") (:func:`cannot_be_name`).
 """
 
 from __future__ import annotations
@@ -207,23 +207,25 @@ def holds_code_marks(value: str) -> bool:
     return _CODE_MARKS.search(value) is not None
 
 
-# Types whose words are letters only: an organisation may write a digit in its name ("3M",
-# "N26"), a person or a place does not inside a word.
-_LETTER_WORD_TYPES: frozenset[str] = frozenset({"PERSON", "LOCATION"})
+# Types that are written in letters: an organisation may be written without one ("1&1").
+_LETTERED_TYPES: frozenset[str] = frozenset({"PERSON", "LOCATION"})
+# A digit between two letters of one word: a key or a hash ("m1TxE3hv4VeGLnxl"). A person's
+# name keeps a number at an edge if at all ("Smith1" in an author list, a handle "sfitzy93"),
+# and a place may hold one anywhere ("221B Baker Street", "M25"), so only PERSON is judged.
+_DIGIT_INSIDE_A_WORD = re.compile(r"[^\W\d_]\d+[^\W\d_]")
 
 
 def cannot_be_name(value: str, label: str) -> bool:
     """Whether ``value``, proposed as a name of type ``label``, is written as no name is.
 
-    That is: it holds code marks (:func:`holds_code_marks`), it has no letter ("@@", an
-    emoji), or it is a person or place with a word that mixes letters and digits (a key such
-    as "m1TxE3hv4VeGLnxl", a note's "a&ox4"). Other types are never refused.
+    That is: it holds code marks (:func:`holds_code_marks`); or it is a person or a place
+    without a letter ("@@", an emoji); or it is a person with a digit between the letters of
+    a word (a key such as "m1TxE3hv4VeGLnxl"). Other types are never refused.
     """
     if label not in NAME_TYPES:
         return False
-    if holds_code_marks(value) or not any(ch.isalpha() for ch in value):
+    if holds_code_marks(value):
         return True
-    return label in _LETTER_WORD_TYPES and any(
-        any(ch.isdigit() for ch in word) and any(ch.isalpha() for ch in word)
-        for word in value.split()
-    )
+    if label in _LETTERED_TYPES and not any(ch.isalpha() for ch in value):
+        return True
+    return label == "PERSON" and _DIGIT_INSIDE_A_WORD.search(value) is not None

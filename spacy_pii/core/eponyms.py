@@ -7,19 +7,25 @@ finding and reads as if a person stood there. Two forms, read from the language'
 (``eponym_heads`` and ``eponym_prefixes`` in ``spacy_pii/data/languages-*.yaml``):
 
 * a name of one word followed by a head word in any case ("Lyme disease", "Western blot"),
-  or by a possessive and a head ("Tinel's sign", "Graves' disease"), where no form of
-  address stands before the name ("Mr. Shaw's test" is a person's);
-* a name of any length right after a prefix phrase ("signo de Trousseau", "técnica de
-  T. Millin", "Morbus Crohn").
+  or by a possessive and a head ("Tinel's sign", "Graves' disease");
+* a surname right after a prefix phrase, perhaps after initials ("signo de Trousseau",
+  "técnica de T. Millin", "Morbus Crohn"); a name of two words there is a person's ("la
+  enfermedad de Juan García").
+
+A person's test or disease is written the same way ("Emma's tumour", "Mr. Shaw's test"), and
+masking it matters most there, so neither form applies to a common given name (one that the
+name tables shipped with the span ranker count for :data:`GIVEN_NAME_MIN_LOG_BIRTHS` or more
+births), nor where a form of address, a word for the patient or a given name stands just
+before the name ("Mr. Shaw", "Patient Jones", "John Shaw's test" where only "Shaw" was
+proposed).
 
 What it guarantees: only name types (:data:`~spacy_pii.core.conventions.NAME_TYPES`) are
-judged; each judgement reads a bounded window on either side of the span, so the cost per
-span is constant.
+judged; beyond the span itself, each judgement reads a bounded window on either side, so its
+cost does not grow with the text.
 
 Where the merge runs it (``pii_merge``'s ``drop_eponyms``), it drops such candidates before
 the resolution, and propagation may still mark the word where the document names the
-person confidently elsewhere ("Mr. John Shaw ... Shaw's test"): a patient who shares an
-eponym's form is not left bare by this rule alone.
+person confidently elsewhere ("Mr. John Shaw ... Shaw's test").
 
 Pure Python: no spaCy.
 """
@@ -27,19 +33,35 @@ Pure Python: no spaCy.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from .conventions import HONORIFICS, NAME_TYPES
 from .languages import UnknownLanguage, language_rules
+from .name_evidence import shipped_tables
 
-# After the name: a possessive (or a bare apostrophe after an s), a short gap, one word.
-_HEAD_AFTER = re.compile(r"(?:['’]s|['’])?[ \t]{1,4}([^\W\d_]{1,40})(?!\w)")
-# Before the name: the words before it, then a short gap; the window is bounded.
+# 10,000 births in the US name tables (log10): "Emma", "Juan", "Pierre" and "Addison" are
+# given names at or over it; "Murphy" (3.9), "Bell" (3.4) and the eponyms' surnames are not.
+GIVEN_NAME_MIN_LOG_BIRTHS = 4.0
+# Words for the person a note is about, in the languages with eponym data: a name after one
+# is that person's ("Patient Jones's murmur").
+PATIENT_WORDS: frozenset[str] = frozenset(
+    {"patient", "pt", "paciente", "patiente", "paziente", "patiënt", "client", "resident"}
+)
+# After the name: a possessive (or a bare apostrophe after an s), a short gap, one word. A
+# head stands within a few characters of the name, so the window is short.
+_HEAD_AFTER = re.compile(r"(?:['’][sS]|['’])?[ \t]{1,4}([^\W\d_]{1,40})(?!\w)")
+_HEAD_WINDOW = 48
+# Before the name: one word (a form of address, "Patient", a given name), then a short gap.
+_WORD_BEFORE = re.compile(r"([^\W\d_][^\s]{0,30})\s{1,4}$")
+_WORD_WINDOW = 36
+# Before the name: the gap after a prefix phrase; the longest prefix is about 20 characters.
 _GAP_BEFORE = re.compile(r"[ \t]{1,4}$")
-_WORD_BEFORE = re.compile(r"([^\W\d_][^\s]{0,30})[ \t]{1,4}$")
 _PREFIX_WINDOW = 64
+# A surname, perhaps after up to three initials: "Trousseau", "T. Millin", "J.-M. Charcot".
+_SURNAME = re.compile(r"(?:[^\W\d_][.-]{1,2}\s?){0,3}[^\W\d_][\w'’-]*")
 
 
 @dataclass(frozen=True)
@@ -48,26 +70,34 @@ class EponymWords:
 
     heads: frozenset[str] = frozenset()
     prefixes: tuple[str, ...] = ()
-    titles: frozenset[str] = frozenset()
+    # Forms of address and words for the patient; common given names.
+    before_a_person: frozenset[str] = frozenset()
+    given_names: frozenset[str] = frozenset()
 
     @classmethod
     def of(
-        cls, heads: Sequence[str], prefixes: Sequence[str], titles: Sequence[str] = ()
+        cls,
+        heads: Sequence[str],
+        prefixes: Sequence[str],
+        titles: Sequence[str] = (),
+        given_names: Sequence[str] = (),
     ) -> EponymWords:
         """The vocabulary from the words as the language data writes them; ``titles`` are
-        the language's forms of address, beside the English honorifics."""
+        the language's forms of address, beside the English honorifics and
+        :data:`PATIENT_WORDS`."""
         return cls(
             heads=frozenset(w.casefold() for w in heads),
             prefixes=tuple(sorted({" ".join(p.casefold().split()) for p in prefixes})),
-            titles=frozenset(_title_key(t) for t in titles) | HONORIFICS,
+            before_a_person=frozenset(_word_key(t) for t in titles) | HONORIFICS | PATIENT_WORDS,
+            given_names=frozenset(n.casefold() for n in given_names),
         )
 
     def __bool__(self) -> bool:
         return bool(self.heads or self.prefixes)
 
 
-def _title_key(title: str) -> str:
-    return title.casefold().rstrip(".")
+def _word_key(word: str) -> str:
+    return word.casefold().rstrip(".")
 
 
 def is_eponym(text: str, start: int, end: int, label: str, words: EponymWords) -> bool:
@@ -75,21 +105,36 @@ def is_eponym(text: str, start: int, end: int, label: str, words: EponymWords) -
     test, disease or device (module docstring)."""
     if label not in NAME_TYPES or not words:
         return False
-    return _head_follows(text, start, end, words) or _prefix_precedes(text, start, words)
-
-
-def _head_follows(text: str, start: int, end: int, words: EponymWords) -> bool:
-    if not words.heads or any(ch.isspace() for ch in text[start:end]):
+    span = text[start:end]
+    if _last_word(span).casefold() in words.given_names or _person_before(text, start, words):
         return False
-    after = _HEAD_AFTER.match(text, end, min(len(text), end + 48))
-    if after is None or after.group(1).casefold() not in words.heads:
+    return _head_follows(text, span, end, words) or _prefix_precedes(text, span, start, words)
+
+
+def _last_word(span: str) -> str:
+    words = span.split()
+    return words[-1].strip(".,;:'’") if words else ""
+
+
+def _person_before(text: str, start: int, words: EponymWords) -> bool:
+    """Whether a form of address, a word for the patient or a given name stands just
+    before ``start``."""
+    before = _WORD_BEFORE.search(text, max(0, start - _WORD_WINDOW), start)
+    if before is None:
         return False
-    before = _WORD_BEFORE.search(text, max(0, start - 36), start)
-    return before is None or _title_key(before.group(1)) not in words.titles
+    key = _word_key(before.group(1))
+    return key in words.before_a_person or key in words.given_names
 
 
-def _prefix_precedes(text: str, start: int, words: EponymWords) -> bool:
-    if not words.prefixes:
+def _head_follows(text: str, span: str, end: int, words: EponymWords) -> bool:
+    if not words.heads or any(ch.isspace() for ch in span):
+        return False
+    after = _HEAD_AFTER.match(text, end, min(len(text), end + _HEAD_WINDOW))
+    return after is not None and after.group(1).casefold() in words.heads
+
+
+def _prefix_precedes(text: str, span: str, start: int, words: EponymWords) -> bool:
+    if not words.prefixes or _SURNAME.fullmatch(span) is None:
         return False
     window_start = max(0, start - _PREFIX_WINDOW)
     gap = _GAP_BEFORE.search(text, window_start, start)
@@ -99,21 +144,31 @@ def _prefix_precedes(text: str, start: int, words: EponymWords) -> bool:
     for prefix in words.prefixes:
         if before.endswith(prefix):
             at = len(before) - len(prefix)
-            # The prefix is whole words: nothing of a word stands just before it, and the
-            # window did not cut it (a prefix that fills the window opens the text).
-            if (at == 0 and window_start == 0) or (at > 0 and not before[at - 1].isalnum()):
+            # The prefix is whole words: no letter or digit of a word stands just before it,
+            # and the window did not cut it (a prefix that fills the window opens the text).
+            if (at == 0 and window_start == 0) or (at > 0 and not _in_word(before[at - 1])):
                 return True
     return False
+
+
+def _in_word(char: str) -> bool:
+    # A combining mark (an accent written apart) belongs to the word before it.
+    return char.isalnum() or char == "_" or unicodedata.category(char).startswith("M")
 
 
 @lru_cache(maxsize=64)
 def eponym_words(language: str | None) -> EponymWords:
     """The eponym vocabulary of ``language``'s rule data (``xx``: every language's); none
-    for a language without data or unknown to it."""
+    for a language without data or unknown to it. The given names are the English tables'
+    (US births, which count many names of other languages too)."""
     if language is None:
         return EponymWords()
     try:
         rules = language_rules(language)
     except UnknownLanguage:
         return EponymWords()
-    return EponymWords.of(rules.eponym_heads, rules.eponym_prefixes, rules.titles)
+    if not (rules.eponym_heads or rules.eponym_prefixes):
+        return EponymWords()
+    tables = shipped_tables("en")
+    given = [n for n, births in tables.first_names.items() if births >= GIVEN_NAME_MIN_LOG_BIRTHS]
+    return EponymWords.of(rules.eponym_heads, rules.eponym_prefixes, rules.titles, given)

@@ -305,11 +305,10 @@ def propagate_mentions(text: str, hits: Sequence[Hit], settings: PropagationSett
     """
     if not settings.enabled:
         return []
+    every_target = _targets(text, hits, settings)
     # A string written once is written only inside its own source hit, where no match may
     # fall: dropping it spares most documents (each name written once) a pattern compile.
-    targets = [
-        t for t in _targets(text, hits, settings) if t.ignore_case or _written_twice(text, t.value)
-    ]
+    targets = [t for t in every_target if t.ignore_case or _written_twice(text, t.value)]
     if not targets:
         return []
     branches = [(t.value, t.ignore_case) for t in targets]
@@ -337,7 +336,11 @@ def propagate_mentions(text: str, hits: Sequence[Hit], settings: PropagationSett
             value = match.group()
             if _is_one_word(value) and exact.get(value) and _opens_sentence(text, start):
                 if written_lower is None:
-                    written_lower = _written_in_lower_case(text, list(exact))
+                    # Every exact string, the ones written once included: the scan's
+                    # longer alternatives keep a shorter one from matching inside them.
+                    written_lower = _written_in_lower_case(
+                        text, [t.value for t in every_target if not t.ignore_case]
+                    )
                 if value in written_lower:
                     continue
             matching = [*exact.get(value, ()), *folded.get(value.lower(), ())]

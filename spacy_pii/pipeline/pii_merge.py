@@ -22,8 +22,8 @@ then passes the types, thresholds and allow-list as any ORG span does.
 
 A name span (PERSON, ORG or LOCATION) written as no name is, is dropped before the
 resolution (:func:`spacy_pii.core.conventions.cannot_be_name`): one that holds a mark of code
-or markup (``=``, ``<``, ``"``, a control character, a rule of hyphens), one without a letter,
-or a person or place with a word that mixes letters and digits (a key, ``a&ox4``). With
+or markup (``=``, ``<``, ``"``, a control character, a rule of hyphens), a person or place
+without a letter, or a person with a digit between the letters of a word (a key). With
 ``drop_eponyms`` on, so is a name that names a sign, test, disease or device (``Tinel's
 sign``, ``Lyme disease``, ``signo de Trousseau``: :mod:`spacy_pii.core.eponyms`).
 
@@ -178,8 +178,9 @@ def make_pii_merge(
             and the allow-list.
         drop_eponyms: drop a name that names a sign, test, disease or device ("Tinel's
             sign", "Lyme disease", "signo de Trousseau") before the resolution, by the rule
-            data of the pipeline's language (:mod:`spacy_pii.core.eponyms`); propagation may
-            still mark it where the document names that person elsewhere.
+            data of the pipeline's language (:mod:`spacy_pii.core.eponyms`); a common given
+            name, or a name after a form of address, is kept, and propagation may still mark
+            the word where the document names that person elsewhere.
         scorer: the scoring function for ``nlp.evaluate``.
     """
     settings = validated_settings(PiiMergeSettings, "pii_merge", locals())
