@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .conventions import HONORIFICS, NAME_TYPES
-from .languages import UnknownLanguage, language_rules
+from .languages import rules_if_known
 from .name_evidence import shipped_tables
 
 # 10,000 births in the US name tables (log10): "Emma", "Juan", "Pierre" and "Addison" are
@@ -161,13 +161,8 @@ def eponym_words(language: str | None) -> EponymWords:
     """The eponym vocabulary of ``language``'s rule data (``xx``: every language's); none
     for a language without data or unknown to it. The given names are the English tables'
     (US births, which count many names of other languages too)."""
-    if language is None:
-        return EponymWords()
-    try:
-        rules = language_rules(language)
-    except UnknownLanguage:
-        return EponymWords()
-    if not (rules.eponym_heads or rules.eponym_prefixes):
+    rules = rules_if_known(language)
+    if rules is None or not (rules.eponym_heads or rules.eponym_prefixes):
         return EponymWords()
     tables = shipped_tables("en")
     given = [n for n, births in tables.first_names.items() if births >= GIVEN_NAME_MIN_LOG_BIRTHS]

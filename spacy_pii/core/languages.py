@@ -232,6 +232,17 @@ def language_rules(code: str) -> LanguageRules:
     return load_languages().get(code)
 
 
+def rules_if_known(code: str | None) -> LanguageRules | None:
+    """The shipped rules for ``code``, or ``None`` for no code or one without data: for
+    readers to whom a language without data simply has no words."""
+    if code is None:
+        return None
+    try:
+        return language_rules(code)
+    except UnknownLanguage:
+        return None
+
+
 def language_families() -> dict[str, tuple[str, ...]]:
     """The shipped languages by family (``{"Romance": ("es", "fr", ...)}``), sorted."""
     families: dict[str, list[str]] = {}

@@ -27,7 +27,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from .conventions import opens_sentence, words_before
-from .languages import UnknownLanguage, language_rules
+from .languages import rules_if_known
 
 # Zipf 0 is "not seen"; wordfreq's scale tops out near 8 ("the" is 7.7 in English).
 ZIPF_CEILING = 8.0
@@ -344,10 +344,8 @@ def address_words(language: str) -> frozenset[str]:
     """The language's words that make what follows part of a place's name ("Calle",
     "Avda.", "rue", "Hospital"): its rule data's ``place_words``, the same that keep a title
     cue out of "Calle del Dr. Esquerdo". A street named after a person is an address."""
-    try:
-        return frozenset(language_rules(language).place_words)
-    except UnknownLanguage:
-        return frozenset()
+    rules = rules_if_known(language)
+    return frozenset() if rules is None else frozenset(rules.place_words)
 
 
 def _address_word_before(text: str, start: int, words: frozenset[str]) -> bool:

@@ -49,7 +49,7 @@ from functools import lru_cache
 
 from .conventions import NAME_TYPES, opens_sentence
 from .hits import Hit
-from .languages import UnknownLanguage, language_rules
+from .languages import rules_if_known
 
 DETECTOR = "venue_join"
 VENUE = "ORG"
@@ -210,10 +210,7 @@ def _covered(ordered: Sequence[Hit], index: int, start: int, end: int) -> list[i
 def venue_words(language: str | None) -> VenueWords:
     """The venue vocabulary of ``language``'s rule data (``xx``: every language's); none for
     a language without data or unknown to it."""
-    if language is None:
-        return VenueWords()
-    try:
-        rules = language_rules(language)
-    except UnknownLanguage:
+    rules = rules_if_known(language)
+    if rules is None:
         return VenueWords()
     return VenueWords.of(rules.venue_heads, rules.venue_prefixes, rules.firm_suffixes)
