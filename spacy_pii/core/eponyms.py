@@ -4,20 +4,25 @@ Clinical text names findings, procedures and devices after the people who descri
 "Tinel's sign", "Lyme disease", "Foley catheter", "signo de Trousseau", "maladie de
 Parkinson". A name model sees a surname and proposes a name; masked, the note loses its
 finding and reads as if a person stood there. Two forms, read from the language's rule data
-(``eponym_heads`` and ``eponym_prefixes`` in ``spacy_pii/data/languages-*.yaml``):
+(``eponym_heads``, ``eponym_possessive_heads`` and ``eponym_prefixes`` in
+``spacy_pii/data/languages-*.yaml``):
 
-* a name of one word followed by a head word in any case ("Lyme disease", "Western blot"),
-  or by a possessive and a head ("Tinel's sign", "Graves' disease");
+* a name of one word followed by a head word ("Lyme disease", "Western blot"), or by a
+  possessive and a possessive head ("Tinel's sign", "Graves' disease");
 * a surname right after a prefix phrase, perhaps after initials ("signo de Trousseau",
-  "técnica de T. Millin", "Morbus Crohn"); a name of two words there is a person's ("la
-  enfermedad de Juan García").
+  "Morbus Crohn"); a name of two words there is a person's ("síndrome de Juan García").
+
+Only words that no person "has" in ordinary speech are heads and prefixes: "Trump's test",
+"Beckham's fracture" and "la maladie de Mitterrand" are about people. An organisation or a
+place is judged only before a head in lower case ("the England Test captain" is a team).
 
 A person's test or disease is written the same way ("Emma's tumour", "Mr. Shaw's test"), and
 masking it matters most there, so neither form applies to a common given name (one that the
 name tables shipped with the span ranker count for :data:`GIVEN_NAME_MIN_LOG_BIRTHS` or more
-births), nor where a form of address, a word for the patient or a given name stands just
-before the name ("Mr. Shaw", "Patient Jones", "John Shaw's test" where only "Shaw" was
-proposed).
+births, compared without accents: "Zoë", "María"), nor where a form of address, a word for
+the patient or a given name stands just before the name ("Mr. Shaw", "Patient Jones", "John
+Shaw's test" where only "Shaw" was proposed), nor to a span that opens with a form of
+address ("M. Dupont").
 
 What it guarantees: only name types (:data:`~spacy_pii.core.conventions.NAME_TYPES`) are
 judged; beyond the span itself, each judgement reads a bounded window on either side, so its
@@ -52,13 +57,13 @@ PATIENT_WORDS: frozenset[str] = frozenset(
 )
 # After the name: a possessive (or a bare apostrophe after an s), a short gap, one word. A
 # head stands within a few characters of the name, so the window is short.
-_HEAD_AFTER = re.compile(r"(?:['’][sS]|['’])?[ \t]{1,4}([^\W\d_]{1,40})(?!\w)")
+_HEAD_AFTER = re.compile(r"(['’][sS]|['’])?[ \t\u00a0]{1,4}([^\W\d_]{1,40})(?!\w)")
 _HEAD_WINDOW = 48
 # Before the name: one word (a form of address, "Patient", a given name), then a short gap.
 _WORD_BEFORE = re.compile(r"([^\W\d_][^\s]{0,30})\s{1,4}$")
 _WORD_WINDOW = 36
 # Before the name: the gap after a prefix phrase; the longest prefix is about 20 characters.
-_GAP_BEFORE = re.compile(r"[ \t]{1,4}$")
+_GAP_BEFORE = re.compile(r"(?<![ \t\u00a0])[ \t\u00a0]{1,4}\Z")
 _PREFIX_WINDOW = 64
 # A surname, perhaps after up to three initials: "Trousseau", "T. Millin", "J.-M. Charcot".
 _SURNAME = re.compile(r"(?:[^\W\d_][.-]{1,2}\s?){0,3}[^\W\d_][\w'’-]*")
@@ -69,6 +74,7 @@ class EponymWords:
     """One language's eponym vocabulary, case-folded (see the module docstring)."""
 
     heads: frozenset[str] = frozenset()
+    possessive_heads: frozenset[str] = frozenset()
     prefixes: tuple[str, ...] = ()
     # Forms of address and words for the patient; common given names.
     before_a_person: frozenset[str] = frozenset()
@@ -78,6 +84,7 @@ class EponymWords:
     def of(
         cls,
         heads: Sequence[str],
+        possessive_heads: Sequence[str],
         prefixes: Sequence[str],
         titles: Sequence[str] = (),
         given_names: Sequence[str] = (),
@@ -87,28 +94,38 @@ class EponymWords:
         :data:`PATIENT_WORDS`."""
         return cls(
             heads=frozenset(w.casefold() for w in heads),
+            possessive_heads=frozenset(w.casefold() for w in possessive_heads),
             prefixes=tuple(sorted({" ".join(p.casefold().split()) for p in prefixes})),
             before_a_person=frozenset(_word_key(t) for t in titles) | HONORIFICS | PATIENT_WORDS,
-            given_names=frozenset(n.casefold() for n in given_names),
+            given_names=frozenset(_bare(n) for n in given_names),
         )
 
     def __bool__(self) -> bool:
-        return bool(self.heads or self.prefixes)
+        return bool(self.heads or self.possessive_heads or self.prefixes)
 
 
 def _word_key(word: str) -> str:
     return word.casefold().rstrip(".")
 
 
+def _bare(word: str) -> str:
+    """``word`` case-folded and without accents, as the US name tables write names."""
+    decomposed = unicodedata.normalize("NFKD", word.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
 def is_eponym(text: str, start: int, end: int, label: str, words: EponymWords) -> bool:
     """Whether ``text[start:end]``, proposed as a name of type ``label``, names a sign,
     test, disease or device (module docstring)."""
-    if label not in NAME_TYPES or not words:
+    if label not in NAME_TYPES or not words or not 0 <= start < end <= len(text):
         return False
     span = text[start:end]
-    if _last_word(span).casefold() in words.given_names or _person_before(text, start, words):
+    first = span.split()[0] if span.split() else ""
+    if _bare(_last_word(span)) in words.given_names or _word_key(first) in words.before_a_person:
         return False
-    return _head_follows(text, span, end, words) or _prefix_precedes(text, span, start, words)
+    if _prefix_precedes(text, span, start, words):
+        return True
+    return not _person_before(text, start, words) and _head_follows(text, span, end, label, words)
 
 
 def _last_word(span: str) -> str:
@@ -123,14 +140,19 @@ def _person_before(text: str, start: int, words: EponymWords) -> bool:
     if before is None:
         return False
     key = _word_key(before.group(1))
-    return key in words.before_a_person or key in words.given_names
+    return key in words.before_a_person or _bare(key) in words.given_names
 
 
-def _head_follows(text: str, span: str, end: int, words: EponymWords) -> bool:
-    if not words.heads or any(ch.isspace() for ch in span):
+def _head_follows(text: str, span: str, end: int, label: str, words: EponymWords) -> bool:
+    if any(ch.isspace() for ch in span):
         return False
     after = _HEAD_AFTER.match(text, end, min(len(text), end + _HEAD_WINDOW))
-    return after is not None and after.group(1).casefold() in words.heads
+    if after is None:
+        return False
+    head = after.group(2)
+    if label != "PERSON" and not head.islower():
+        return False
+    return head.casefold() in (words.possessive_heads if after.group(1) else words.heads)
 
 
 def _prefix_precedes(text: str, span: str, start: int, words: EponymWords) -> bool:
@@ -140,7 +162,9 @@ def _prefix_precedes(text: str, span: str, start: int, words: EponymWords) -> bo
     gap = _GAP_BEFORE.search(text, window_start, start)
     if gap is None:
         return False
-    before = " ".join(text[window_start : gap.start()].casefold().split())
+    before = " ".join(
+        unicodedata.normalize("NFC", text[window_start : gap.start()]).casefold().split()
+    )
     for prefix in words.prefixes:
         if before.endswith(prefix):
             at = len(before) - len(prefix)
@@ -162,8 +186,16 @@ def eponym_words(language: str | None) -> EponymWords:
     for a language without data or unknown to it. The given names are the English tables'
     (US births, which count many names of other languages too)."""
     rules = rules_if_known(language)
-    if rules is None or not (rules.eponym_heads or rules.eponym_prefixes):
+    if rules is None or not (
+        rules.eponym_heads or rules.eponym_possessive_heads or rules.eponym_prefixes
+    ):
         return EponymWords()
     tables = shipped_tables("en")
     given = [n for n, births in tables.first_names.items() if births >= GIVEN_NAME_MIN_LOG_BIRTHS]
-    return EponymWords.of(rules.eponym_heads, rules.eponym_prefixes, rules.titles, given)
+    return EponymWords.of(
+        rules.eponym_heads,
+        rules.eponym_possessive_heads,
+        rules.eponym_prefixes,
+        rules.titles,
+        given,
+    )

@@ -78,6 +78,7 @@ class LanguageRules(BaseModel):
     venue_prefixes: tuple[str, ...] = ()
     firm_suffixes: tuple[str, ...] = ()
     eponym_heads: tuple[str, ...] = ()
+    eponym_possessive_heads: tuple[str, ...] = ()
     eponym_prefixes: tuple[str, ...] = ()
     street_words: tuple[str, ...] = ()
     street_endings: tuple[str, ...] = ()
@@ -97,10 +98,10 @@ class LanguageRules(BaseModel):
 
     @field_validator(
         "titles", "name_fields", "place_words", "venue_heads", "venue_prefixes",
-        "firm_suffixes", "eponym_heads", "eponym_prefixes", "street_words", "street_endings",
-        "street_connectors", "house_words",
-        "unit_words", "address_fields", "phone_cues", "email_cues", "id_cues", "secret_cues",
-        "birth_cues", "email_at", "email_dot", "months",
+        "firm_suffixes", "eponym_heads", "eponym_possessive_heads", "eponym_prefixes",
+        "street_words", "street_endings", "street_connectors", "house_words", "unit_words",
+        "address_fields", "phone_cues", "email_cues", "id_cues", "secret_cues", "birth_cues",
+        "email_at", "email_dot", "months",
     )  # fmt: skip
     @classmethod
     def _clean_words(cls, value: tuple[str, ...]) -> tuple[str, ...]:
@@ -184,10 +185,10 @@ def mixed_rules(table: LanguageTable) -> LanguageRules:
     """``xx``: every language's cues and regions, unambiguous titles, no id defaults."""
     fields = (
         "countries", "name_fields", "place_words", "venue_heads", "venue_prefixes",
-        "firm_suffixes", "eponym_heads", "eponym_prefixes", "street_words", "street_endings",
-        "street_connectors", "house_words",
-        "unit_words", "address_fields", "phone_cues", "email_cues", "id_cues", "secret_cues",
-        "birth_cues", "email_at", "email_dot", "months",
+        "firm_suffixes", "eponym_heads", "eponym_possessive_heads", "eponym_prefixes",
+        "street_words", "street_endings", "street_connectors", "house_words", "unit_words",
+        "address_fields", "phone_cues", "email_cues", "id_cues", "secret_cues", "birth_cues",
+        "email_at", "email_dot", "months",
     )  # fmt: skip
     merged = {field: _union(table, field) for field in fields}
     merged["street_words"] = tuple(w for w in merged["street_words"] if not _english_word(w))
