@@ -120,17 +120,18 @@ def is_eponym(text: str, start: int, end: int, label: str, words: EponymWords) -
     if label not in NAME_TYPES or not words or not 0 <= start < end <= len(text):
         return False
     span = text[start:end]
-    first = span.split()[0] if span.split() else ""
-    if _bare(_last_word(span)) in words.given_names or _word_key(first) in words.before_a_person:
+    parts = span.split()
+    if not parts:
         return False
-    if _prefix_precedes(text, span, start, words):
-        return True
-    return not _person_before(text, start, words) and _head_follows(text, span, end, label, words)
-
-
-def _last_word(span: str) -> str:
-    words = span.split()
-    return words[-1].strip(".,;:'’") if words else ""
+    # The windows first: most names stand before no head and after no prefix.
+    named_so = _prefix_precedes(text, span, start, words) or (
+        _head_follows(text, span, end, label, words) and not _person_before(text, start, words)
+    )
+    return (
+        named_so
+        and _bare(parts[-1].strip(".,;:'’")) not in words.given_names
+        and _word_key(parts[0]) not in words.before_a_person
+    )
 
 
 def _person_before(text: str, start: int, words: EponymWords) -> bool:

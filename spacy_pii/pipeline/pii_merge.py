@@ -321,7 +321,7 @@ class PiiMerge(Pipe):
             for hit in candidates
             if not cannot_be_name(text[hit.start : hit.end], hit.label)
             and not is_eponym(text, hit.start, hit.end, hit.label, self.eponym_words)
-            and not (self.allow_list and text[hit.start : hit.end].casefold() in self.allow_list)
+            and not self._allow_listed(text, hit)
         ]
         if not kept:
             return ()
@@ -333,6 +333,10 @@ class PiiMerge(Pipe):
         if self.settings.join_nicknames:
             spans = join_nicknames(text, spans)
         return spans
+
+    def _allow_listed(self, text: str, hit: Hit) -> bool:
+        """Whether the allow-list holds ``hit``'s text (case-folded only when a list is set)."""
+        return bool(self.allow_list) and text[hit.start : hit.end].casefold() in self.allow_list
 
     def _write(self, doc: Doc, spans: Iterable[Hit]) -> Doc:
         group = hits_to_group(doc, self.spans_key, tuple(spans))
@@ -368,8 +372,7 @@ class PiiMerge(Pipe):
             (
                 hit
                 for hit in joined
-                if hit.detector != VENUE_DETECTOR
-                or text[hit.start : hit.end].casefold() not in self.allow_list
+                if hit.detector != VENUE_DETECTOR or not self._allow_listed(text, hit)
             ),
             thresholds,
         )
@@ -384,8 +387,7 @@ class PiiMerge(Pipe):
         found = [
             hit
             for hit in propagate_mentions(text, spans, self.propagation)
-            if aligned(hit.start, hit.end)
-            and text[hit.start : hit.end].casefold() not in self.allow_list
+            if aligned(hit.start, hit.end) and not self._allow_listed(text, hit)
         ]
         if not found:
             return spans
