@@ -176,6 +176,25 @@ def test_shipped_ranker_finds_no_name_in_package_names_of_a_log(shipped, log):
     assert _persons(shipped(log)) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Write to ada@example.com: Acme Corp sent a parcel to Obama in Springfield.", "Obama"),
+        ("Thanks to Yamaguchi for chairing.", "Yamaguchi"),
+        ("Handed over to Castro overnight.", "Castro"),
+        ("Thanks to Lopez for covering my shift.", "Lopez"),
+        ("A long pass to Ramos, who scored.", "Ramos"),
+        ("On appeal from Hastings, the court reversed.", "Hastings"),
+        ("Patient referred to Moore for an orthopaedic opinion.", "Moore"),
+    ],
+)
+def test_shipped_ranker_keeps_a_surname_after_a_place_preposition(shipped, text, name):
+    # Each surname is also a town of the place table. The dev sets hold few such sentences,
+    # so a lever that reads "to <town>" as a place passes them and unmasks these people
+    # (configs/README.md: places typed as people, measured on 6 December and dropped).
+    assert name in _persons(shipped(text))
+
+
 def test_shipped_ranker_keeps_a_name_that_is_also_a_package(shipped):
     doc = shipped("Thanks to Maria Jenkins for the review of the release.")
     assert "Maria Jenkins" in _persons(doc)
