@@ -163,3 +163,51 @@ def test_cue_windows_bounded_and_merged():
     windows = cue_windows(text)
     # "Tel" opens [3, 3 + W), "Fax" [7, 7 + W): one merged window, never the whole line.
     assert windows == [(len("Tel"), len("Tel/Fax") + CUE_WINDOW)]
+
+
+# The French and German pipelines' regions (spacy_pii/data/languages-2026.12.yaml).
+FRENCH_REGIONS = ("FR", "BE", "CH", "LU", "MC")
+GERMAN_REGIONS = ("DE", "AT", "CH", "LI", "LU")
+
+
+@pytest.mark.parametrize("regions", [FRENCH_REGIONS, GERMAN_REGIONS], ids=["fr", "de"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "12 rue de la Paix, 75002 Paris",
+        "Postleitzahl 01067 Dresden",
+        "im Jahr 1998 gegründet",
+        "Bestellung 482913 versandt",
+        "Kundennummer 2612345 bitte angeben",
+        "horodatage 1701234567 dans le journal",
+    ],
+)
+def test_postcodes_years_and_ids_are_not_phones(regions: tuple[str, ...], text: str):
+    # Luxembourg's plan validates most digit runs of five to ten digits, and Germany's
+    # and Austria's accept four-digit national numbers: neither may make a number a phone
+    # without a cue.
+    assert _found(PhoneDetector(regions), text) == []
+
+
+@pytest.mark.parametrize("regions", [FRENCH_REGIONS, GERMAN_REGIONS], ids=["fr", "de"])
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("Telefon 26 12 34 56", "26 12 34 56"),
+        ("Tel. 44 55 66", "44 55 66"),
+        ("appelez le +352 26 12 34 56", "+352 26 12 34 56"),
+    ],
+)
+def test_luxembourg_numbers_after_a_cue_or_a_plus(regions: tuple[str, ...], text: str, number: str):
+    assert phonenumbers.is_valid_number(phonenumbers.parse(number, "LU"))
+    assert _found(PhoneDetector(regions), text) == [(number, 1.0)]
+
+
+def test_short_national_numbers_need_a_cue():
+    # A valid German number of ten digits is read without a cue, one of six digits only
+    # after one.
+    detector = PhoneDetector(GERMAN_REGIONS)
+    assert phonenumbers.is_valid_number(phonenumbers.parse("030 123", "DE"))
+    assert _found(detector, "Ruf 0711 123456 an") == [("0711 123456", 1.0)]
+    assert _found(detector, "Zimmer 030 123 im Plan") == []
+    assert _found(detector, "Telefon 030 123") == [("030 123", 1.0)]
