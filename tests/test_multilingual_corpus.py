@@ -19,6 +19,7 @@ from spacy_pii.generator.multilingual import (
     parse_row,
     split_for_training,
 )
+from spacy_pii.generator.script_copies import cyrillic_copy
 
 FOLD = load_taxonomy().fold
 MEDDOCAN = MlSource("meddocan_es", "es", "meddocan", "m.jsonl", "train")
@@ -155,3 +156,38 @@ def test_every_shared_source_is_named_once_per_role():
     files = [s.file for s in ML_SOURCES]
     assert len(files) == len(set(files))
     assert {s.role for s in ML_SOURCES} == {"train", "dev", "tail"}
+
+
+def test_cyrillic_copy_keeps_every_span_on_its_words():
+    text = "Predsjednik Aleksandar Vučić i Ljiljana Njegoš (NJ) rekli su. Džon Džordž, Đorđe."
+    names = ["Aleksandar Vučić", "Ljiljana Njegoš", "Džon Džordž", "Đorđe"]
+    spans = [
+        {"start": text.index(n), "end": text.index(n) + len(n), "label": "PERSON"} for n in names
+    ]
+    doc = {"text": text, "spans": spans, "meta": {"doc_id": "d1", "set": "uner_sr", "lang": "sr"}}
+    copy = cyrillic_copy(doc)
+    assert [copy["text"][s["start"] : s["end"]] for s in copy["spans"]] == [
+        "Александар Вучић",
+        "Љиљана Његош",
+        "Џон Џорџ",
+        "Ђорђе",
+    ]
+    assert copy["text"].startswith("Предсједник ")
+    assert copy["meta"] == {"doc_id": "d1_cyrl", "set": "uner_sr_cyrl", "lang": "sr"}
+    assert doc["text"] == text  # the original is untouched
+
+
+def test_cyrillic_copies_train_beside_their_originals_and_make_a_dev_set(tmp_path: Path):
+    (tmp_path / "t.jsonl").write_text(_line("Vidio sam Marka.", ("Marka", "PER"), lang="sr"))
+    (tmp_path / "d.jsonl").write_text(_line("Jovan je došao.", ("Jovan", "PER"), lang="sr"))
+    sources = [
+        MlSource("uner_sr", "sr", "uner", "t.jsonl", "train", cyrillic_copy=True),
+        MlSource("uner_sr", "sr", "uner", "d.jsonl", "dev", cyrillic_copy=True),
+    ]
+    corpus = build_ml_corpus(tmp_path, FOLD, sources)
+    assert [_values(d) for d in corpus.train] == [
+        [("Marka", "PERSON")],
+        [("Марка", "PERSON")],
+    ]
+    assert sorted(corpus.dev) == ["uner_sr", "uner_sr_cyrl"]
+    assert _values(corpus.dev["uner_sr_cyrl"][0]) == [("Јован", "PERSON")]

@@ -53,6 +53,7 @@ SET_LANGUAGES = {
     "uner_pt": "pt",
     "uner_sk": "sk",
     "uner_sr": "sr",
+    "uner_sr_cyrl": "sr",
     "uner_sv": "sv",
     "europeana_de_lft": "de",
     "europeana_de_sbb": "de",

@@ -15,6 +15,10 @@ xx``) and a label (it touches a gold name). Then, for each set S:
 3. score S with that fold's ranker and threshold, through the merge's resolution and
    propagation.
 
+A set copied into another script (``uner_sr_cyrl``, UNER Serbian in Cyrillic) is scored, never
+fitted on: it is scored by the fold that leaves its original out, so no fold sees the same
+documents in either script.
+
 Those are the leave-one-set-out (LOSO) figures it prints, beside the first stage alone:
 ``pii_ner``'s scores from the threshold in ``--model``'s config, no ranker (for a model not
 yet ranked, that is the pipeline as it was). The written ranker is fitted on all sets, with
@@ -51,6 +55,7 @@ from spacy_pii.evaluation.ranker_fit import (
     fit_ranker,
     median_threshold,
 )
+from spacy_pii.generator.script_copies import CYRILLIC_SUFFIX
 
 GRID = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6)
 TYPE_GROUPS = {"PERSON": ("PERSON",)}
@@ -87,6 +92,11 @@ def _rows(cached: dict[str, list[CachedDoc]], names: list[str]) -> list[Row]:
         for doc in cached[name]
         for hit, features, correct in zip(doc.ranked, doc.features, doc.correct, strict=True)
     ]
+
+
+def _original(name: str) -> str:
+    """The set that ``name`` is a script copy of, or ``name`` itself."""
+    return name.removesuffix(CYRILLIC_SUFFIX)
 
 
 def _family(name: str) -> str | None:
@@ -175,8 +185,9 @@ def main(
     shipped_ner = float(shipped_settings["pii_ner"]["threshold"])
     choices = []
     held_scores: dict[str, list] = {}
+    fitted = [name for name in cached if _original(name) == name]
     for held in cached:
-        others = [name for name in cached if name != held]
+        others = [name for name in fitted if name != _original(held)]
         fold = fit_ranker(
             _rows(cached, others), language="xx", type_groups=TYPE_GROUPS, provenance={}
         )
@@ -186,7 +197,8 @@ def main(
             return (statistics.fmean(figures(n, probabilities[n], t).overlap_f1 for n in others),)
 
         threshold, _ = best_threshold(GRID, mean_f1)
-        choices.append(threshold)
+        if held in fitted:
+            choices.append(threshold)
         held_scores[held] = probabilities[held]
         ours = figures(held, held_scores[held], threshold)
         # pii_ner alone: its scores from the model's own proposal threshold, not ranked.
@@ -210,12 +222,12 @@ def main(
     print(table)
     if out is not None:
         shipped = fit_ranker(
-            _rows(cached, list(cached)),
+            _rows(cached, fitted),
             language="xx",
             type_groups=TYPE_GROUPS,
             provenance={
                 "pipeline": str(model),
-                "sets": sorted(cached),
+                "sets": sorted(fitted),
                 "thresholds": {"PERSON": final},
                 "fitted_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             },

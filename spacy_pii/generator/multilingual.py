@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from ..evaluation.documents import CorpusLineError, describe_validation_error
 from .corpus import cut_into_pieces, fold_doc
+from .script_copies import CYRILLIC_SUFFIX, cyrillic_copy
 
 EUROPEANA_HELD_OUT_FRACTION = 0.2
 # Training documents are cut near this length, at a sentence end no span crosses: a UNER
@@ -44,7 +45,9 @@ class MlSource:
     """One corpus file: its set name, language and what part of it is dev.
 
     ``role`` is ``"train"`` (all of it trains), ``"dev"`` (all of it is dev) or
-    ``"tail"`` (the last fifth is dev, the rest trains).
+    ``"tail"`` (the last fifth is dev, the rest trains). With ``cyrillic_copy``, each
+    document is also given in Serbian Cyrillic (:mod:`.script_copies`): training documents
+    beside their originals, dev documents as a dev set of their own, ``<name>_cyrl``.
     """
 
     name: str
@@ -52,19 +55,20 @@ class MlSource:
     family: str
     file: str
     role: str
+    cyrillic_copy: bool = False
 
 
 ML_SOURCES: tuple[MlSource, ...] = (
     MlSource("uner_da", "da", "uner", "uner_da_ddt_train.jsonl", "train"),
     MlSource("uner_da", "da", "uner", "uner_da_ddt_dev.jsonl", "dev"),
-    MlSource("uner_hr", "hr", "uner", "uner_hr_set_train.jsonl", "train"),
+    MlSource("uner_hr", "hr", "uner", "uner_hr_set_train.jsonl", "train", cyrillic_copy=True),
     MlSource("uner_hr", "hr", "uner", "uner_hr_set_dev.jsonl", "dev"),
     MlSource("uner_pt", "pt", "uner", "uner_pt_bosque_train.jsonl", "train"),
     MlSource("uner_pt", "pt", "uner", "uner_pt_bosque_dev.jsonl", "dev"),
     MlSource("uner_sk", "sk", "uner", "uner_sk_snk_train.jsonl", "train"),
     MlSource("uner_sk", "sk", "uner", "uner_sk_snk_dev.jsonl", "dev"),
-    MlSource("uner_sr", "sr", "uner", "uner_sr_set_train.jsonl", "train"),
-    MlSource("uner_sr", "sr", "uner", "uner_sr_set_dev.jsonl", "dev"),
+    MlSource("uner_sr", "sr", "uner", "uner_sr_set_train.jsonl", "train", cyrillic_copy=True),
+    MlSource("uner_sr", "sr", "uner", "uner_sr_set_dev.jsonl", "dev", cyrillic_copy=True),
     MlSource("uner_sv", "sv", "uner", "uner_sv_talbanken_train.jsonl", "train"),
     MlSource("uner_sv", "sv", "uner", "uner_sv_talbanken_dev.jsonl", "dev"),
     MlSource("germeval_de", "de", "germeval", "germeval2014_de_dev.jsonl", "train"),
@@ -197,7 +201,14 @@ def build_ml_corpus(
             corpus.held_out_ids[source.file] = [d["meta"]["doc_id"] for d in dev]
         else:
             raise ValueError(f"unknown role {source.role!r} for {source.file}")
-        corpus.train.extend(piece for d in train for piece in split_for_training(d))
+        pieces = [piece for d in train for piece in split_for_training(d)]
+        corpus.train.extend(pieces)
         if dev:
             corpus.dev.setdefault(source.name, []).extend(dev)
+        if source.cyrillic_copy:
+            corpus.train.extend(cyrillic_copy(piece) for piece in pieces)
+            if dev:
+                corpus.dev.setdefault(source.name + CYRILLIC_SUFFIX, []).extend(
+                    cyrillic_copy(d) for d in dev
+                )
     return corpus
