@@ -132,25 +132,45 @@ def test_the_embedded_models_components_source_into_a_blank_pipeline():
 def test_names_in_serbian_cyrillic():
     # No corpus here is in Cyrillic: the name model learns it from the Serbian and
     # Croatian documents copied into Serbian Cyrillic (spacy_pii.generator.script_copies).
+    # The shipped model before the copies found both names in Latin letters and none in
+    # Cyrillic; "Dragoslav" and "Milovanović" are in no training document.
     nlp = spacy_pii.load("sr")
-    latin = nlp("Predsednik Aleksandar Vučić razgovarao je sa Angelom Merkel u Beogradu.")
-    cyrillic = nlp("Председник Александар Вучић разговарао је са Ангелом Меркел у Београду.")
-    assert [s.text for s in latin.spans["pii"]] == ["Aleksandar Vučić", "Angelom Merkel"]
-    assert [s.text for s in cyrillic.spans["pii"]] == ["Александар Вучић", "Ангелом Меркел"]
+    texts = [
+        "Predsednik opštine Dragoslav Milovanović razgovarao je sa Vesnom Radulović u Kragujevcu.",
+        "Председник општине Драгослав Миловановић разговарао је са Весном Радуловић у Крагујевцу.",
+    ]
+    names = [[s.text for s in doc.spans["pii"] if s.label_ == "PERSON"] for doc in nlp.pipe(texts)]
+    assert names == [
+        ["Dragoslav Milovanović", "Vesnom Radulović"],
+        ["Драгослав Миловановић", "Весном Радуловић"],
+    ]
 
 
-RUSSIAN_PROBE = Path(__file__).parent / "data" / "ru_names_probe.jsonl"
+PROBES = Path(__file__).parent / "data"
 
 
 @shipped
-def test_names_in_russian_a_language_without_training_text():
-    # 60 sentences written for this test (news, encyclopedia, letters, clinical and
-    # official records, 5 without a name; public figures and invented people): 95 names.
-    # Russian reaches the model through the Cyrillic copies only. Measured on 6 December
-    # 2026: 34 of 95 names found, none invented; the shipped model before the copies
-    # found 5.
-    nlp = spacy_pii.load("ru")
-    rows = [json.loads(line) for line in RUSSIAN_PROBE.read_text(encoding="utf-8").splitlines()]
+@pytest.mark.parametrize(
+    ("lang", "names", "min_found", "max_invented"),
+    [
+        # Measured on 6 December 2026: Russian 34 of 95 found, none invented (5 found before
+        # the Cyrillic training copies); Italian 80 of 110, 9 invented; Polish 50 of 103,
+        # 11 invented.
+        pytest.param("ru", 95, 30, 2, id="ru"),
+        pytest.param("it", 110, 72, 12, id="it"),
+        pytest.param("pl", 103, 44, 14, id="pl"),
+    ],
+)
+def test_names_in_languages_without_training_text(
+    lang: str, names: int, min_found: int, max_invented: int
+):
+    # 60 sentences per language written for this test (news, encyclopedia, letters and
+    # chat, medical and official records, 5 without a name but with capitalised places,
+    # firms and streets; public figures and invented people). No corpus here is in these
+    # languages: the names come from what the model learned from its neighbours.
+    nlp = spacy_pii.load(lang)
+    path = PROBES / f"{lang}_names_probe.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     found = invented = total = 0
     for row, doc in zip(rows, nlp.pipe(row["text"] for row in rows), strict=True):
         gold, at = [], 0
@@ -162,6 +182,6 @@ def test_names_in_russian_a_language_without_training_text():
         total += len(gold)
         found += sum(any(s < e and g < t for s, t in spans) for g, e in gold)
         invented += sum(not any(s < e and g < t for g, e in gold) for s, t in spans)
-    assert total == 95
-    assert found >= 30
-    assert invented <= 2
+    assert total == names
+    assert found >= min_found
+    assert invented <= max_invented

@@ -164,14 +164,15 @@ _CUE_GATE = CueGate(
         "tel\u00e9fono", "telefono", "telefoon",
     )
 )  # fmt: skip
-# Luxembourg's plan has no national prefix and validates about 70% of all random numbers
-# of five to ten digits (measured 6 December 2026; no other region here passes 0.8 at one
-# length, or 0.05 at more than two lengths). Configured, it made postcodes, years, amounts
-# and timestamps phones, so its national numbers are read after a cue only.
+# Luxembourg's plan has no national prefix and validates about 70% of random numbers of
+# every length from five to ten digits (measured 6 December 2026; the next most permissive
+# plans here, Italy's and the Vatican's, validate under a fifth of one or two lengths).
+# Configured for French and German text, it made postcodes, years, amounts and timestamps
+# phones ("75002 Paris"), so its national numbers are read after a cue only.
 CUE_ONLY_REGIONS = frozenset({"LU"})
-# Germany and Austria validate national numbers of four to six digits, the length of a
-# postcode ("01067 Dresden"), a year or an amount: a number that short is a phone only
-# where a cue says so.
+# A national number this short ("030 123" in Germany, "886377" in San Marino) is the length
+# of a postcode, a year or an amount: it is a phone only where a cue says so, and only in
+# the text's own regions.
 MIN_UNCUED_DIGITS = 7
 # How far after a cue a number may start and end: "Tel. (office, ask for Anna): ..." fits.
 CUE_WINDOW = 64
@@ -302,6 +303,7 @@ class PhoneDetector:
 
     id = "rules.phone"
     types = frozenset({PHONE})
+    _min_national_digits: int
 
     def __init__(
         self,
@@ -321,21 +323,39 @@ class PhoneDetector:
         self.regions = regions
         uncued = tuple(code for code in regions if code not in cue_only_regions) or regions
         self._regions = tuple(RegionPlan.load(code) for code in uncued)
-        held_back = tuple(code for code in regions if code not in uncued)
-        extra = tuple(
-            code for code in dict.fromkeys((*cue_regions, *held_back)) if code not in uncued
+        foreign = tuple(code for code in dict.fromkeys(cue_regions) if code not in regions)
+        self.cue_regions = foreign if cue_regions else ()
+        # The text's own regions that the first pass leaves to a cue: the cue-only ones,
+        # and those with numbers under min_uncued_digits (a region whose national prefix
+        # is rewritten, such as San Marino's, has shorter numbers than its lengths say).
+        own = tuple(code for code in regions if code not in uncued) + tuple(
+            r.code for r in self._regions if r.min_length < min_uncued_digits or r.transform
         )
-        self.cue_regions = extra
-        # Below min_uncued_digits, a national number of the configured regions counts
-        # only where a cue names it, so the cue pass reads those regions too.
-        short = tuple(r.code for r in self._regions if r.min_length < min_uncued_digits)
-        cued = tuple(dict.fromkeys((*extra, *short))) if cue_regions else ()
-        # The cue pass is a second detector for those regions, run only inside cue
-        # windows, with no floor and no cue pass of its own.
-        self._cued = (
-            PhoneDetector(cued, cue_regions=(), min_uncued_digits=0, cue_only_regions=())
-            if cued
-            else None
+        # The cue passes are further detectors run only inside cue windows, with no cue
+        # pass of their own: the text's own regions at any length, then foreign numbers as
+        # long as uncued ones (a US ZIP code after "Contact" is no Norwegian phone).
+        passes = []
+        if cue_regions and own:
+            passes.append(
+                PhoneDetector(
+                    tuple(dict.fromkeys(own)),
+                    cue_regions=(),
+                    min_uncued_digits=0,
+                    cue_only_regions=(),
+                )
+            )
+        if cue_regions and foreign:
+            passes.append(
+                PhoneDetector(
+                    foreign,
+                    cue_regions=(),
+                    min_uncued_digits=min_uncued_digits,
+                    cue_only_regions=(),
+                )
+            )
+        self._cue_passes: tuple[PhoneDetector, ...] = tuple(passes)
+        self._min_cued_digits = min(
+            (other._min_national_digits for other in passes), default=E164_MAX_DIGITS + 1
         )
         # No national-form window shorter than every configured region's shortest number
         # (libphonenumber's possible lengths), or than min_uncued_digits, is worth a look.
@@ -379,11 +399,7 @@ class PhoneDetector:
             and self._national_run.search(text) is not None
         ):
             return True
-        return (
-            self._cued is not None
-            and anchors.digits >= self._cued._min_national_digits
-            and _CUE_GATE.may_match(anchors)
-        )
+        return anchors.digits >= self._min_cued_digits and _CUE_GATE.may_match(anchors)
 
     def find(self, text: str) -> Iterator[Hit]:
         """Yield one ``PHONE`` hit per phone number in ``text``.
@@ -393,9 +409,8 @@ class PhoneDetector:
         first-pass hit overlaps.
         """
         scan_from = self._scan_start(text)
-        cued = self._cued
-        cue_pass = cued is not None and (
-            scan_from is not None or prescan(text).digits >= cued._min_national_digits
+        cue_pass = bool(self._cue_passes) and (
+            scan_from is not None or prescan(text).digits >= self._min_cued_digits
         )
         cue_pass = cue_pass and _CUE_GATE.may_match(prescan(text))
         if scan_from is None and not cue_pass:
@@ -444,28 +459,28 @@ class PhoneDetector:
     def _cued_hits(
         self, text: str, found: list[Hit], in_payment: Callable[[int, int], bool]
     ) -> Iterator[Hit]:
-        """Valid numbers of the cue regions, and the configured regions' numbers shorter
-        than the uncued floor, inside the windows that phone cues open.
+        """Inside the windows that phone cues open: the text's own regions' numbers that
+        the first pass leaves to a cue (any length), then the cue regions' numbers (as long
+        as uncued ones).
 
         Only a number libphonenumber validates counts (score ``1.0``, as in the first
         pass); a number written with "+" reads the same in every region, so the first pass
-        already decided it. A hit that overlaps a first-pass hit is dropped: the first
-        pass keeps its span.
+        already decided it. A hit that overlaps an earlier hit is dropped: the first pass
+        keeps its span, and the text's own regions come before foreign ones.
         """
-        cued = self._cued
-        assert cued is not None
-        verdicts: dict[str, str | None] = {}
         taken = sorted((hit.start, hit.end) for hit in found)
         windows = cue_windows(text)
         spaced = _slash_as_space(text, windows)
-        for start, end in windows:
-            for hit in cued._scan(spaced, start, end, in_payment, verdicts):
-                if hit.score != 1.0 or text[hit.start] == "+":
-                    continue
-                if overlaps_sorted(hit.start, hit.end, taken):
-                    continue
-                insort(taken, (hit.start, hit.end))
-                yield Hit(hit.start, hit.end, PHONE, hit.score, self.id)
+        for cue_pass in self._cue_passes:
+            verdicts: dict[str, str | None] = {}  # per pass: a verdict depends on the regions
+            for start, end in windows:
+                for hit in cue_pass._scan(spaced, start, end, in_payment, verdicts):
+                    if hit.score != 1.0 or text[hit.start] == "+":
+                        continue
+                    if overlaps_sorted(hit.start, hit.end, taken):
+                        continue
+                    insort(taken, (hit.start, hit.end))
+                    yield Hit(hit.start, hit.end, PHONE, hit.score, self.id)
 
     def _chunks(self, text: str, match: re.Match[str]) -> list[_Chunk | None]:
         """The run's space-separated chunks; ``None`` marks a chunk no phone may cross."""

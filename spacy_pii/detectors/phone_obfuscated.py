@@ -18,6 +18,7 @@ import phonenumbers
 
 from ..core.hits import Hit
 from .anchors import Anchors
+from .phone import CUE_ONLY_REGIONS
 
 PHONE = "PHONE"
 
@@ -35,6 +36,7 @@ _SPACED_GROUPS = re.compile(
     r"(?:(?: {1,2}[\-./] {1,2}| ?[\-./] ?| {1,2})[0-9]{2,5}){0,3}+(?![\w.\-])"
 )
 _SPACED_SEPARATOR = re.compile(r" [\-./]|[\-./] ")
+_YEAR_RANGE = re.compile(r"(?:18|19|20)[0-9]{2} {0,2}[\-/] {0,2}(?:18|19|20)[0-9]{2}")
 _SEPARATORS = re.compile(r"[\-./]")
 _JOINS = re.compile(r" *[\-./] *| +")
 # What each form needs at least once, found in one C-speed scan: three digits one space
@@ -50,6 +52,11 @@ class ObfuscatedPhoneDetector:
 
     def __init__(self, regions: Sequence[str] = ("US", "GB")) -> None:
         self.regions = tuple(regions)
+        # Spread-out digits carry no cue, so the regions whose plans validate most digit
+        # runs are left out, as the phone rule leaves them to a cue ("Saison 2019 - 2020").
+        self._regions = tuple(r for r in self.regions if r not in CUE_ONLY_REGIONS) or (
+            self.regions
+        )
 
     def may_occur(self, anchors: Anchors) -> bool:
         """Whether ``anchors``' text holds the digits of a number and a spaced form's space."""
@@ -68,6 +75,8 @@ class ObfuscatedPhoneDetector:
                 continue  # no spaced separator: the phone rule reads this form itself
             if len(set(_SEPARATORS.findall(written))) > 1:
                 continue  # "2012 - 11/3976": a date or a reference, not one number's groups
+            if _YEAR_RANGE.fullmatch(written):
+                continue  # "1998 - 2004": a span of years, valid as a number in some plans
             compact = _JOINS.sub("-", written)
             if self._valid(compact):
                 yield Hit(match.start(), match.end(), PHONE, 1.0, self.id)
@@ -76,7 +85,7 @@ class ObfuscatedPhoneDetector:
         digits = sum(char.isdigit() for char in candidate)
         if not _MIN_DIGITS <= digits <= _MAX_DIGITS:
             return False
-        regions = (None,) if candidate.startswith("+") else self.regions
+        regions = (None,) if candidate.startswith("+") else self._regions
         for region in regions:
             try:
                 number = phonenumbers.parse(candidate, region)
