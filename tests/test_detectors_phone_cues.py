@@ -238,3 +238,24 @@ def test_spread_out_forms_keep_years_and_luxembourg_out(regions: tuple[str, ...]
     text = "Ruf 0171 - 234 - 5678 an" if regions == GERMAN_REGIONS else "Tél 01 - 42 - 68 - 53 - 00"
     found = [text[h.start : h.end] for h in detector.find(text)]
     assert found == [text.split(" ", 1)[1].removesuffix(" an")]
+
+
+@pytest.mark.parametrize(
+    ("regions", "text", "number"),
+    [
+        # A US number after a cue in German text: Liechtenstein accepts its last seven
+        # digits, which must not cut the whole number.
+        (GERMAN_REGIONS, "Tel. 315 794 5008", "315 794 5008"),
+        # A German mobile in French text: Luxembourg accepts its last seven digits.
+        (FRENCH_REGIONS, "Tel. 01512 4393328", "01512 4393328"),
+        (FRENCH_REGIONS, "Telefon contact (212) 555-0123", "(212) 555-0123"),
+    ],
+)
+def test_after_a_cue_the_whole_number_wins_over_a_part(
+    regions: tuple[str, ...], text: str, number: str
+):
+    assert _found(PhoneDetector(regions), text) == [(number, 1.0)]
+
+
+def test_san_marino_alone_reads_its_six_digit_numbers_after_a_cue():
+    assert _found(PhoneDetector(("SM",)), "Telefono 886377") == [("886377", 1.0)]

@@ -244,3 +244,15 @@ def test_every_shipped_language_names_only_countries_with_an_id_rule():
     table = load_languages()
     for code, rules in table.languages.items():
         assert set(rules.gov_id_countries) <= set(GOV_ID_COUNTRIES), code
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("de", "Bitte anrufen bis 2025."),
+        ("fr", "Veuillez appeler le 15 mai 2025 pour confirmer."),
+    ],
+)
+def test_a_year_after_a_phone_cue_is_not_a_phone(lang: str, text: str):
+    # 2025 is a valid national number in Luxembourg's and Austria's plans.
+    assert _found(text, lang, "PHONE") == []

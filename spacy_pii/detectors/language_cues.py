@@ -78,6 +78,8 @@ _NUMERIC_DMY = r"[0-3]?[0-9][./-][01]?[0-9][./-](?:1[89]|20)?[0-9]{2}"
 _NUMERIC_YMD = r"(?:1[89]|20)[0-9]{2}[./-][01]?[0-9][./-][0-3]?[0-9]"
 _ID_VALUE = re.compile(r"[0-9A-Z](?:[0-9A-Z]|[ .\-/](?=[0-9A-Z])){4,30}")
 _DIGIT = re.compile(r"[0-9]")
+# The fewest digits of a phone read after a language's cue word.
+_MIN_CUED_PHONE_DIGITS = 5
 # A record's own prefix before the number ("CIPA: nhc-270058"): the number is the id.
 _ID_PREFIX = re.compile(r"[A-Za-z]{2,4}[\-/](?=[0-9])")
 _FIELD_GAP = re.compile(r"[ \t]{0,3}(?:[:#]|n[º°o]\.?|nr\.?|no\.?)?[ \t]{0,3}:?[ \t]{0,3}", re.I)
@@ -246,6 +248,10 @@ class LanguageCueDetector:
         window = text[start:limit]
         for region in self.rules.countries:
             for match in phonenumbers.PhoneNumberMatcher(window, region, leniency=1):
+                # A year after the cue ("anrufen bis 2025") is valid in Luxembourg's and
+                # Austria's plans; no number people write after a cue is that short.
+                if sum(char.isdigit() for char in match.raw_string) < _MIN_CUED_PHONE_DIGITS:
+                    continue
                 return "PHONE", start + match.start, start + match.end
         return None
 

@@ -174,6 +174,8 @@ CUE_ONLY_REGIONS = frozenset({"LU"})
 # of a postcode, a year or an amount: it is a phone only where a cue says so, and only in
 # the text's own regions.
 MIN_UNCUED_DIGITS = 7
+# San Marino's six-digit numbers become ten with the "0549" its plan writes before them.
+_SHORTEST_REWRITTEN = 6
 # How far after a cue a number may start and end: "Tel. (office, ask for Anna): ..." fits.
 CUE_WINDOW = 64
 # German and Austrian numbers are often written with a slash after the area code
@@ -358,9 +360,17 @@ class PhoneDetector:
             (other._min_national_digits for other in passes), default=E164_MAX_DIGITS + 1
         )
         # No national-form window shorter than every configured region's shortest number
-        # (libphonenumber's possible lengths), or than min_uncued_digits, is worth a look.
+        # (libphonenumber's possible lengths; a rewritten national prefix makes a number
+        # shorter than those, so such a region reads from _SHORTEST_REWRITTEN), or than
+        # min_uncued_digits, is worth a look.
         self._min_national_digits = max(
-            min_uncued_digits, min(region.min_length for region in self._regions)
+            min_uncued_digits,
+            min(
+                min(region.min_length, _SHORTEST_REWRITTEN)
+                if region.transform
+                else region.min_length
+                for region in self._regions
+            ),
         )
         # A window is read only when it holds that many digits, or two after a "+"
         # (E.164: a country code and one more digit; see _windows): a text with fewer
@@ -429,9 +439,7 @@ class PhoneDetector:
         if not cue_pass:
             yield from found
             return
-        found = list(found)
-        yield from found
-        yield from self._cued_hits(text, found, in_payment)
+        yield from self._with_cued_hits(text, list(found), in_payment)
 
     def _scan(
         self,
@@ -456,31 +464,42 @@ class PhoneDetector:
             if any(chunk is not None for chunk in chunks):
                 yield from self._windows(text, chunks, in_payment, verdicts)
 
-    def _cued_hits(
+    def _with_cued_hits(
         self, text: str, found: list[Hit], in_payment: Callable[[int, int], bool]
     ) -> Iterator[Hit]:
-        """Inside the windows that phone cues open: the text's own regions' numbers that
-        the first pass leaves to a cue (any length), then the cue regions' numbers (as long
-        as uncued ones).
+        """The first pass's hits with those of the cue passes, inside the windows that
+        phone cues open: the text's own regions' numbers that the first pass leaves to a
+        cue (any length), and the cue regions' numbers (as long as uncued ones).
 
         Only a number libphonenumber validates counts (score ``1.0``, as in the first
         pass); a number written with "+" reads the same in every region, so the first pass
-        already decided it. A hit that overlaps an earlier hit is dropped: the first pass
-        keeps its span, and the text's own regions come before foreign ones.
+        already decided it. Where hits overlap, the longer wins: a short number that one
+        region accepts inside another region's whole number ("794 5008" in "Tel. 315 794
+        5008", or "4393328" in a German mobile read in French text) must not cut it, since
+        the digits left out would stay unmasked. Among equal lengths the first pass wins.
         """
-        taken = sorted((hit.start, hit.end) for hit in found)
         windows = cue_windows(text)
         spaced = _slash_as_space(text, windows)
+        cued: list[Hit] = []
         for cue_pass in self._cue_passes:
             verdicts: dict[str, str | None] = {}  # per pass: a verdict depends on the regions
             for start, end in windows:
                 for hit in cue_pass._scan(spaced, start, end, in_payment, verdicts):
-                    if hit.score != 1.0 or text[hit.start] == "+":
-                        continue
-                    if overlaps_sorted(hit.start, hit.end, taken):
-                        continue
-                    insort(taken, (hit.start, hit.end))
-                    yield Hit(hit.start, hit.end, PHONE, hit.score, self.id)
+                    if hit.score == 1.0 and text[hit.start] != "+":
+                        cued.append(Hit(hit.start, hit.end, PHONE, hit.score, self.id))
+        # Longest first, the first pass before the cue passes at equal length; a hit that
+        # overlaps one already taken is dropped. Sorting keeps this n log n.
+        ranked = sorted(
+            [(h.start - h.end, 0, h.start, h) for h in found]
+            + [(h.start - h.end, 1, h.start, h) for h in cued],
+            key=lambda item: item[:3],
+        )
+        taken: list[tuple[int, int]] = []
+        for *_, hit in ranked:
+            if overlaps_sorted(hit.start, hit.end, taken):
+                continue
+            insort(taken, (hit.start, hit.end))
+            yield hit
 
     def _chunks(self, text: str, match: re.Match[str]) -> list[_Chunk | None]:
         """The run's space-separated chunks; ``None`` marks a chunk no phone may cross."""
