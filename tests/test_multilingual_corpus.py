@@ -19,7 +19,7 @@ from spacy_pii.generator.multilingual import (
     parse_row,
     split_for_training,
 )
-from spacy_pii.generator.script_copies import cyrillic_copy
+from spacy_pii.generator.script_copies import cyrillic_copy, original_set
 
 FOLD = load_taxonomy().fold
 MEDDOCAN = MlSource("meddocan_es", "es", "meddocan", "m.jsonl", "train")
@@ -174,6 +174,7 @@ def test_cyrillic_copy_keeps_every_span_on_its_words():
     ]
     assert copy["text"].startswith("Предсједник ")
     assert copy["meta"] == {"doc_id": "d1_cyrl", "set": "uner_sr_cyrl", "lang": "sr"}
+    assert original_set(copy["meta"]["set"]) == original_set("uner_sr") == "uner_sr"
     assert doc["text"] == text  # the original is untouched
 
 

@@ -41,7 +41,7 @@ from spacy_pii.core.taxonomy import load_taxonomy
 from spacy_pii.evaluation.documents import Document, read_documents
 from spacy_pii.evaluation.ranker_fit import expected_calibration_error
 from spacy_pii.evaluation.scoring import evaluate, leaked_share
-from spacy_pii.generator.script_copies import CYRILLIC_SUFFIX
+from spacy_pii.generator.script_copies import original_set
 
 ROOT = Path(__file__).resolve().parents[1]
 LABEL = "PERSON"
@@ -129,7 +129,7 @@ def _family_ece(rows: dict[str, dict], pairs: dict[str, list[tuple[float, bool]]
         sets = [
             name
             for name, row in rows.items()
-            if row["lang"] in languages and pairs[name] and not name.endswith(CYRILLIC_SUFFIX)
+            if row["lang"] in languages and pairs[name] and original_set(name) == name
         ]
         pooled = [pair for name in sets for pair in pairs[name]]
         if pooled:

@@ -55,7 +55,7 @@ from spacy_pii.evaluation.ranker_fit import (
     fit_ranker,
     median_threshold,
 )
-from spacy_pii.generator.script_copies import CYRILLIC_SUFFIX
+from spacy_pii.generator.script_copies import original_set
 
 GRID = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6)
 TYPE_GROUPS = {"PERSON": ("PERSON",)}
@@ -94,11 +94,6 @@ def _rows(cached: dict[str, list[CachedDoc]], names: list[str]) -> list[Row]:
     ]
 
 
-def _original(name: str) -> str:
-    """The set that ``name`` is a script copy of, or ``name`` itself."""
-    return name.removesuffix(CYRILLIC_SUFFIX)
-
-
 def _family(name: str) -> str | None:
     return FAMILY_OF.get(SET_LANGUAGES[name])
 
@@ -121,7 +116,7 @@ def _family_ece_lines(cached: dict[str, list[CachedDoc]], out_of_fold: dict[str,
         "|---|---|---:|---:|",
     ]
     for family in sorted({_family(name) for name in cached} - {None}):
-        sets = [name for name in cached if _family(name) == family and _original(name) == name]
+        sets = [name for name in cached if _family(name) == family and original_set(name) == name]
         pooled = [pair for name in sets for pair in _pairs(cached[name], out_of_fold[name])]
         lines.append(
             f"| {family} | {', '.join(sets)} | {len(pooled)} | "
@@ -186,9 +181,9 @@ def main(
     shipped_ner = float(shipped_settings["pii_ner"]["threshold"])
     choices = []
     held_scores: dict[str, list] = {}
-    fitted = [name for name in cached if _original(name) == name]
+    fitted = [name for name in cached if original_set(name) == name]
     for held in cached:
-        others = [name for name in fitted if name != _original(held)]
+        others = [name for name in fitted if name != original_set(held)]
         fold = fit_ranker(
             _rows(cached, others), language="xx", type_groups=TYPE_GROUPS, provenance={}
         )

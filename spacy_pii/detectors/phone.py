@@ -165,10 +165,11 @@ _CUE_GATE = CueGate(
     )
 )  # fmt: skip
 # Luxembourg's plan has no national prefix and validates about 70% of random numbers of
-# every length from five to ten digits (measured 6 December 2026; the next most permissive
-# plans here, Italy's and the Vatican's, validate under a fifth of one or two lengths).
-# Configured for French and German text, it made postcodes, years, amounts and timestamps
-# phones ("75002 Paris"), so its national numbers are read after a cue only.
+# every length from five to ten digits (measured 6 December 2026). Other plans here accept
+# many numbers of their own one or two lengths (Denmark three quarters of 8-digit ones),
+# as a national number of that length usually is a phone; none accepts most numbers of
+# every length. Configured for French and German text, Luxembourg's made postcodes, years,
+# amounts and timestamps phones ("75002 Paris"), so its numbers are read after a cue only.
 CUE_ONLY_REGIONS = frozenset({"LU"})
 # A national number this short ("030 123" in Germany, "886377" in San Marino) is the length
 # of a postcode, a year or an amount: it is a phone only where a cue says so, and only in
@@ -326,7 +327,7 @@ class PhoneDetector:
         uncued = tuple(code for code in regions if code not in cue_only_regions) or regions
         self._regions = tuple(RegionPlan.load(code) for code in uncued)
         foreign = tuple(code for code in dict.fromkeys(cue_regions) if code not in regions)
-        self.cue_regions = foreign if cue_regions else ()
+        self.cue_regions = foreign
         # The text's own regions that the first pass leaves to a cue: the cue-only ones,
         # and those with numbers under min_uncued_digits (a region whose national prefix
         # is rewritten, such as San Marino's, has shorter numbers than its lengths say).
@@ -419,10 +420,12 @@ class PhoneDetector:
         first-pass hit overlaps.
         """
         scan_from = self._scan_start(text)
-        cue_pass = bool(self._cue_passes) and (
-            scan_from is not None or prescan(text).digits >= self._min_cued_digits
+        anchors = prescan(text) if self._cue_passes else None
+        cue_pass = (
+            anchors is not None
+            and (scan_from is not None or anchors.digits >= self._min_cued_digits)
+            and _CUE_GATE.may_match(anchors)
         )
-        cue_pass = cue_pass and _CUE_GATE.may_match(prescan(text))
         if scan_from is None and not cue_pass:
             return
         # Card and IBAN spans, computed on the first phone-like window only: most texts

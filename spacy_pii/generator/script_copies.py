@@ -17,6 +17,11 @@ from __future__ import annotations
 CYRILLIC_SUFFIX = "_cyrl"
 
 
+def original_set(name: str) -> str:
+    """The set that ``name`` is a script copy of, or ``name`` itself."""
+    return name.removesuffix(CYRILLIC_SUFFIX)
+
+
 def serbian_cyrillic(text: str) -> str:
     """``text`` in Serbian Cyrillic; characters outside Serbian Latin are kept as they are."""
     import cyrtranslit
