@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from ..evaluation.documents import CorpusLineError, describe_validation_error
 from .corpus import cut_into_pieces, fold_doc
+from .name_swaps import swapped_copy
 from .script_copies import CYRILLIC_SUFFIX, cyrillic_copy
 
 EUROPEANA_HELD_OUT_FRACTION = 0.2
@@ -48,6 +49,8 @@ class MlSource:
     ``"tail"`` (the last fifth is dev, the rest trains). With ``cyrillic_copy``, each
     document is also given in Serbian Cyrillic (:mod:`.script_copies`): training documents
     beside their originals, dev documents as a dev set of their own, ``<name>_cyrl``.
+    With ``russian_names`` too, each Cyrillic training copy that holds a name is given once
+    more with Russian names in place of its own (:mod:`.name_swaps`).
     """
 
     name: str
@@ -56,18 +59,35 @@ class MlSource:
     file: str
     role: str
     cyrillic_copy: bool = False
+    russian_names: bool = False
 
 
 ML_SOURCES: tuple[MlSource, ...] = (
     MlSource("uner_da", "da", "uner", "uner_da_ddt_train.jsonl", "train"),
     MlSource("uner_da", "da", "uner", "uner_da_ddt_dev.jsonl", "dev"),
-    MlSource("uner_hr", "hr", "uner", "uner_hr_set_train.jsonl", "train", cyrillic_copy=True),
+    MlSource(
+        "uner_hr",
+        "hr",
+        "uner",
+        "uner_hr_set_train.jsonl",
+        "train",
+        cyrillic_copy=True,
+        russian_names=True,
+    ),
     MlSource("uner_hr", "hr", "uner", "uner_hr_set_dev.jsonl", "dev"),
     MlSource("uner_pt", "pt", "uner", "uner_pt_bosque_train.jsonl", "train"),
     MlSource("uner_pt", "pt", "uner", "uner_pt_bosque_dev.jsonl", "dev"),
     MlSource("uner_sk", "sk", "uner", "uner_sk_snk_train.jsonl", "train"),
     MlSource("uner_sk", "sk", "uner", "uner_sk_snk_dev.jsonl", "dev"),
-    MlSource("uner_sr", "sr", "uner", "uner_sr_set_train.jsonl", "train", cyrillic_copy=True),
+    MlSource(
+        "uner_sr",
+        "sr",
+        "uner",
+        "uner_sr_set_train.jsonl",
+        "train",
+        cyrillic_copy=True,
+        russian_names=True,
+    ),
     MlSource("uner_sr", "sr", "uner", "uner_sr_set_dev.jsonl", "dev", cyrillic_copy=True),
     MlSource("uner_sv", "sv", "uner", "uner_sv_talbanken_train.jsonl", "train"),
     MlSource("uner_sv", "sv", "uner", "uner_sv_talbanken_dev.jsonl", "dev"),
@@ -205,10 +225,13 @@ def build_ml_corpus(
         corpus.train.extend(pieces)
         if dev:
             corpus.dev.setdefault(source.name, []).extend(dev)
-        if source.cyrillic_copy:
-            corpus.train.extend(cyrillic_copy(piece) for piece in pieces)
-            if dev:
-                corpus.dev.setdefault(source.name + CYRILLIC_SUFFIX, []).extend(
-                    cyrillic_copy(d) for d in dev
-                )
+        copies = [cyrillic_copy(piece) for piece in pieces] if source.cyrillic_copy else []
+        corpus.train.extend(copies)
+        if source.russian_names:
+            swapped = (swapped_copy(copy) for copy in copies)
+            corpus.train.extend(copy for copy in swapped if copy is not None)
+        if source.cyrillic_copy and dev:
+            corpus.dev.setdefault(source.name + CYRILLIC_SUFFIX, []).extend(
+                cyrillic_copy(d) for d in dev
+            )
     return corpus
