@@ -119,3 +119,9 @@ def test_the_corpus_swaps_names_in_the_cyrillic_copies_only(tmp_path: Path):
     for doc in by_set["uner_sr_cyrl_swap"]:
         assert RUSSIAN.match(_values(doc)[0][0])
         assert doc["text"].startswith("Видио сам ")
+
+
+def test_overlapping_spans_are_refused_not_mangled():
+    doc = _doc("Иво Санадер је дошао.", ("Иво Санадер", "PERSON"), ("Санадер", "PERSON"))
+    with pytest.raises(ValueError, match="disjoint"):
+        swapped_copy(doc)

@@ -249,6 +249,44 @@ def cut_into_pieces(doc: dict, cuts: list[int]) -> list[dict]:
     return pieces
 
 
+def rewritten_copy(
+    doc: dict,
+    outside: Callable[[str], str],
+    inside: Callable[[dict, str], str],
+    suffix: str,
+) -> dict:
+    """A copy of ``doc`` with the text between spans passed through ``outside`` and each
+    span's text through ``inside(span, text)``, every span moved onto its new text.
+
+    ``meta``'s ``set``, ``doc_id`` and ``source`` get ``suffix``, so the copy never shares a
+    document id with its original. Spans are visited in order, so a seeded ``inside`` draws
+    the same way each run.
+
+    Raises:
+        ValueError: two spans overlap.
+    """
+    text = doc["text"]
+    pieces: list[str] = []
+    moved: list[dict] = []
+    at = length = 0
+    for span in sorted(doc["spans"], key=lambda s: (s["start"], s["end"])):
+        if span["start"] < at:
+            raise ValueError("a rewritten copy needs disjoint spans")
+        before = outside(text[at : span["start"]])
+        within = inside(span, text[span["start"] : span["end"]])
+        pieces += [before, within]
+        start = length + len(before)
+        length = start + len(within)
+        moved.append({**span, "start": start, "end": length})
+        at = span["end"]
+    pieces.append(outside(text[at:]))
+    meta = dict(doc.get("meta", {}))
+    for key in ("set", "doc_id", "source"):
+        if key in meta:
+            meta[key] = f"{meta[key]}{suffix}"
+    return {**doc, "text": "".join(pieces), "spans": moved, "meta": meta}
+
+
 def split_by_template(docs: Iterable[dict], source: str) -> dict[str, list[dict]]:
     """Split ``docs`` by ``meta.template_id`` so that no template spans two splits."""
     docs = list(docs)

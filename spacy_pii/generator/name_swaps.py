@@ -27,6 +27,8 @@ import zlib
 from functools import cache
 from typing import Any
 
+from .corpus import rewritten_copy
+
 SWAP_SUFFIX = "_swap"
 # The locales whose names are drawn, with their weights: one draw per document picks one.
 LOCALES: tuple[tuple[str, float], ...] = (("ru_RU", 1.0),)
@@ -130,33 +132,17 @@ def swapped_copy(doc: dict, salt: int = 0) -> dict | None:
     Other spans keep their words and move with the text. ``meta``'s ``set``, ``doc_id`` and
     ``source`` get :data:`SWAP_SUFFIX`, and ``meta["swap_locale"]`` names the locale.
     """
-    spans = sorted(doc["spans"], key=lambda s: (s["start"], s["end"]))
-    if not any(span["label"] == PERSON for span in spans):
+    if not any(span["label"] == PERSON for span in doc["spans"]):
         return None
     rng = random.Random(document_seed(doc, salt))
     names, weights = zip(*LOCALES, strict=True)
     locale = rng.choices(names, weights=weights)[0]
-    text = doc["text"]
-    pieces: list[str] = []
-    moved: list[dict] = []
-    at = length = 0
-    for span in spans:
-        if span["start"] < at:
-            raise ValueError("swapped_copy needs disjoint spans")
-        original = text[span["start"] : span["end"]]
-        inside = original
-        if span["label"] == PERSON:
-            inside = _cased_like(" ".join(draw_name(locale, len(original.split()), rng)), original)
-        before = text[at : span["start"]]
-        pieces += [before, inside]
-        start = length + len(before)
-        length = start + len(inside)
-        moved.append({**span, "start": start, "end": length})
-        at = span["end"]
-    pieces.append(text[at:])
-    meta = dict(doc.get("meta", {}))
-    for key in ("set", "doc_id", "source"):
-        if key in meta:
-            meta[key] = f"{meta[key]}{SWAP_SUFFIX}"
-    meta["swap_locale"] = locale
-    return {**doc, "text": "".join(pieces), "spans": moved, "meta": meta}
+
+    def name_for(span: dict, original: str) -> str:
+        if span["label"] != PERSON:
+            return original
+        return _cased_like(" ".join(draw_name(locale, len(original.split()), rng)), original)
+
+    copy = rewritten_copy(doc, lambda between: between, name_for, SWAP_SUFFIX)
+    copy["meta"]["swap_locale"] = locale
+    return copy

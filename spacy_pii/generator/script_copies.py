@@ -14,6 +14,8 @@ copy shorter than the original.
 
 from __future__ import annotations
 
+from .corpus import rewritten_copy
+
 CYRILLIC_SUFFIX = "_cyrl"
 
 
@@ -35,24 +37,6 @@ def cyrillic_copy(doc: dict) -> dict:
     ``meta``'s ``set``, ``doc_id`` and ``source`` get :data:`CYRILLIC_SUFFIX`, so the copy is
     told apart from its original in a manifest and never shares a document id with it.
     """
-    text = doc["text"]
-    pieces: list[str] = []
-    spans: list[dict] = []
-    at = 0
-    length = 0
-    for span in sorted(doc["spans"], key=lambda s: (s["start"], s["end"])):
-        if span["start"] < at:
-            raise ValueError("cyrillic_copy needs disjoint spans")
-        before = serbian_cyrillic(text[at : span["start"]])
-        inside = serbian_cyrillic(text[span["start"] : span["end"]])
-        pieces += [before, inside]
-        start = length + len(before)
-        length = start + len(inside)
-        spans.append({**span, "start": start, "end": length})
-        at = span["end"]
-    pieces.append(serbian_cyrillic(text[at:]))
-    meta = dict(doc.get("meta", {}))
-    for key in ("set", "doc_id", "source"):
-        if key in meta:
-            meta[key] = f"{meta[key]}{CYRILLIC_SUFFIX}"
-    return {**doc, "text": "".join(pieces), "spans": spans, "meta": meta}
+    return rewritten_copy(
+        doc, serbian_cyrillic, lambda _span, text: serbian_cyrillic(text), CYRILLIC_SUFFIX
+    )
