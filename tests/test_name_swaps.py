@@ -125,3 +125,8 @@ def test_overlapping_spans_are_refused_not_mangled():
     doc = _doc("Иво Санадер је дошао.", ("Иво Санадер", "PERSON"), ("Санадер", "PERSON"))
     with pytest.raises(ValueError, match="disjoint"):
         swapped_copy(doc)
+
+
+def test_russian_names_without_cyrillic_copies_is_a_config_error():
+    with pytest.raises(ValueError, match="cyrillic_copy"):
+        MlSource("uner_sk", "sk", "uner", "t.jsonl", "train", russian_names=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from importlib.metadata import version
 from pathlib import Path
 
 import spacy
@@ -124,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
         },
         "train_conversion": train_report.to_dict(),
         "dev_conversion": dev_report.to_dict(),
+        # The Cyrillic copies and the Russian names come from these libraries' tables.
+        "generator_versions": {name: version(name) for name in ("cyrtranslit", "faker")},
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     print(json.dumps({k: manifest[k] for k in ("train_documents", "dev_documents")}, indent=1))

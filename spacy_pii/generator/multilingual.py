@@ -61,6 +61,10 @@ class MlSource:
     cyrillic_copy: bool = False
     russian_names: bool = False
 
+    def __post_init__(self) -> None:
+        if self.russian_names and not self.cyrillic_copy:
+            raise ValueError("russian_names swaps names in the Cyrillic copies: set cyrillic_copy")
+
 
 ML_SOURCES: tuple[MlSource, ...] = (
     MlSource("uner_da", "da", "uner", "uner_da_ddt_train.jsonl", "train"),

@@ -3,21 +3,26 @@
 No corpus here holds Russian text, and the only Cyrillic text is the Serbian Cyrillic copies
 of the Serbian and Croatian documents (:mod:`.script_copies`). A name model learns what a name
 looks like from the names it is shown, so those copies alone left it blind to most Russian
-names: their letters (ы, э, й, щ), their endings (-ов, -ева, -ский, -ович) and their declined
+names: their letters (ы, э, й, щ), their endings (-ов, -ева, -ович, -овна) and their declined
 forms. A swapped copy keeps a Cyrillic training document word for word and puts a Russian
 name, drawn with Faker, in place of each of its person names: the context stays real, and the
 names gain the shapes of Russian.
 
-- A name keeps the original's number of words (a lone surname or given name, a given name and
-  a surname, or with a patronymic) and its casing (all capitals, all lower case).
+- A name has one word where the original has one (a surname or a given name), two where it
+  has two (a given name and a surname), and three where it has more (with a patronymic); it
+  keeps the original's casing (all capitals, all lower case). Initials and hyphens are not
+  copied.
 - A name is declined about half the time (genitive, dative or instrumental,
   :data:`CASE_ENDINGS`): Russian seldom writes a name in the nominative in running text. The
-  endings are the regular ones; an irregular name gets a regular form, which is still the
-  shape the model should read as a name.
+  endings are the regular ones; an irregular name gets a regular form ("Павела" for "Павла",
+  about 1% of the declined words), which is still the shape the model should read as a name.
+  The gender and case are drawn, not read from the sentence around the name.
 
-The same was tried for the Latin-script documents with Polish, Italian, Spanish, French and
-Dutch names, and dropped (``configs/README.md``). Every draw is seeded by the document's id,
-so a corpus build writes the same copies each time.
+Known limit, kept so that the corpus the shipped model learned from can be rebuilt: the draw
+is seeded by the document's id, and the pieces of one long document share it, so they get
+the same names (configs/README.md). Every draw is seeded, so a corpus build writes the same
+copies each time with the same Faker version. The same swap was tried for the Latin-script
+documents with Polish, Italian, Spanish, French and Dutch names, and dropped.
 """
 
 from __future__ import annotations
@@ -30,7 +35,9 @@ from typing import Any
 from .corpus import rewritten_copy
 
 SWAP_SUFFIX = "_swap"
-# The locales whose names are drawn, with their weights: one draw per document picks one.
+# The locales whose names are drawn, with their weights: one draw per document picks one
+# (Russian alone since the Latin-script swaps were dropped; the draw stays, so the shipped
+# model's corpus rebuilds byte for byte).
 LOCALES: tuple[tuple[str, float], ...] = (("ru_RU", 1.0),)
 DECLINED_SHARE = 0.5
 PERSON = "PERSON"
@@ -81,7 +88,7 @@ def document_seed(doc: dict, salt: int) -> int:
 
 def decline(word: str, part: str, gender: str, case: int) -> str:
     """``word`` in case ``case`` (0 genitive, 1 dative, 2 instrumental), or as it is where
-    :data:`CASE_ENDINGS` has no ending for it (a woman's surname in -ых, a given name in -ь)."""
+    :data:`CASE_ENDINGS` has no ending for it (a woman's given name in -ь, such as Любовь)."""
     for ending, forms in CASE_ENDINGS[(part, gender)]:
         if word.endswith(ending):
             return word[: len(word) - len(ending)] + forms[case]
