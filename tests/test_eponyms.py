@@ -29,6 +29,11 @@ def _judged(text: str, name: str, words: EponymWords = ENGLISH, label: str = "PE
         ("TINEL'S SIGN POSITIVE BILATERALLY", "TINEL"),
         ("Foley catheter to gravity.", "Foley"),
         ("Swan-Ganz   catheter placed.", "Swan-Ganz"),
+        # A finding head without a possessive, where the finding is read out.
+        ("Abd soft, +BS. Murphy sign neg (limited exam).", "Murphy"),
+        ("Ext: no calf tenderness, Homan sign negative bilat.", "Homan"),
+        ("Positive Homan sign on the left.", "Homan"),
+        ("BABINSKI SIGN ABSENT BILATERALLY", "BABINSKI"),
     ],
 )
 def test_a_one_word_name_before_a_clinical_head_is_an_eponym(text, name):
@@ -55,6 +60,9 @@ def test_a_one_word_name_before_a_clinical_head_is_an_eponym(text, name):
         ("Seen today: Okonkwo's fracture kept him out.", "Okonkwo"),
         ("Did Okonkwo test positive?", "Okonkwo"),
         ("Please have Okonkwo sign the consent form.", "Okonkwo"),
+        ("Okonkwo sign here, positive you want it?", "Okonkwo"),
+        ("Did Okonkwo test negative?", "Okonkwo"),
+        ("Mr. Okonkwo sign negative on exam.", "Okonkwo"),
         ("Seen today: Okonkwo's car was parked outside.", "Okonkwo"),
         ("Seen today: Okonkwo testing the new build.", "Okonkwo"),
         ("Seen today: Okonkwo\ndisease free", "Okonkwo"),

@@ -4,13 +4,16 @@ Clinical text names findings, procedures and devices after the people who descri
 "Tinel's sign", "Lyme disease", "Foley catheter", "signo de Trousseau", "maladie de
 Parkinson". A name model sees a surname and proposes a name; masked, the note loses its
 finding and reads as if a person stood there. Two forms, read from the language's rule data
-(``eponym_heads``, ``eponym_possessive_heads`` and ``eponym_prefixes`` in
-``spacy_pii/data/languages-*.yaml``):
+(``eponym_heads``, ``eponym_possessive_heads``, ``eponym_prefixes``, ``eponym_finding_heads``
+and ``eponym_findings`` in ``spacy_pii/data/languages-*.yaml``):
 
 * a name of one word followed by a head word ("Lyme disease", "Western blot"), or by a
   possessive and a possessive head ("Tinel's sign", "Graves' disease");
 * a surname right after a prefix phrase, perhaps after initials ("signo de Trousseau",
-  "Morbus Crohn"); a name of two words there is a person's ("síndrome de Juan García").
+  "Morbus Crohn"); a name of two words there is a person's ("síndrome de Juan García");
+* a name of one word before a finding head ("sign", "maneuver") whose finding is read out
+  after the head or just before the name ("Murphy sign neg", "positive Homan sign"), as an
+  examination is written; "have Rodriguez sign the form" reads out nothing.
 
 Only words that no person "has" in ordinary speech are heads and prefixes: "Trump's test",
 "Beckham's fracture" and "la maladie de Mitterrand" are about people. An organisation or a
@@ -59,6 +62,9 @@ PATIENT_WORDS: frozenset[str] = frozenset(
 # head stands within a few characters of the name, so the window is short.
 _HEAD_AFTER = re.compile(r"(['’][sS]|['’])?[ \t\u00a0]{1,4}([^\W\d_]{1,40})(?!\w)")
 _HEAD_WINDOW = 48
+# After a finding head, or before the name: the finding read out, one word.
+_WORD_AFTER = re.compile(r"[ \t\u00a0]{1,4}([^\W\d_]{1,20})(?!\w)")
+_FINDING_BEFORE = re.compile(r"([^\W\d_]{1,20})[ \t\u00a0]{1,4}\Z")
 # Before the name: one word (a form of address, "Patient", a given name), then a short gap.
 _WORD_BEFORE = re.compile(r"([^\W\d_][^\s]{0,30})\s{1,4}$")
 _WORD_WINDOW = 36
@@ -76,6 +82,8 @@ class EponymWords:
     heads: frozenset[str] = frozenset()
     possessive_heads: frozenset[str] = frozenset()
     prefixes: tuple[str, ...] = ()
+    finding_heads: frozenset[str] = frozenset()
+    findings: frozenset[str] = frozenset()
     # Forms of address and words for the patient; common given names.
     before_a_person: frozenset[str] = frozenset()
     given_names: frozenset[str] = frozenset()
@@ -88,6 +96,8 @@ class EponymWords:
         prefixes: Sequence[str],
         titles: Sequence[str] = (),
         given_names: Sequence[str] = (),
+        finding_heads: Sequence[str] = (),
+        findings: Sequence[str] = (),
     ) -> EponymWords:
         """The vocabulary from the words as the language data writes them; ``titles`` are
         the language's forms of address, beside the English honorifics and
@@ -96,12 +106,14 @@ class EponymWords:
             heads=frozenset(w.casefold() for w in heads),
             possessive_heads=frozenset(w.casefold() for w in possessive_heads),
             prefixes=tuple(sorted({" ".join(p.casefold().split()) for p in prefixes})),
+            finding_heads=frozenset(w.casefold() for w in finding_heads),
+            findings=frozenset(w.casefold() for w in findings),
             before_a_person=frozenset(_word_key(t) for t in titles) | HONORIFICS | PATIENT_WORDS,
             given_names=frozenset(_bare(n) for n in given_names),
         )
 
     def __bool__(self) -> bool:
-        return bool(self.heads or self.possessive_heads or self.prefixes)
+        return bool(self.heads or self.possessive_heads or self.prefixes or self.finding_heads)
 
 
 def _word_key(word: str) -> str:
@@ -125,7 +137,11 @@ def is_eponym(text: str, start: int, end: int, label: str, words: EponymWords) -
         return False
     # The windows first: most names stand before no head and after no prefix.
     named_so = _prefix_precedes(text, span, start, words) or (
-        _head_follows(text, span, end, label, words) and not _person_before(text, start, words)
+        (
+            _head_follows(text, span, end, label, words)
+            or _finding_head_follows(text, span, start, end, words)
+        )
+        and not _person_before(text, start, words)
     )
     return (
         named_so
@@ -154,6 +170,21 @@ def _head_follows(text: str, span: str, end: int, label: str, words: EponymWords
     if label != "PERSON" and not head.islower():
         return False
     return head.casefold() in (words.possessive_heads if after.group(1) else words.heads)
+
+
+def _finding_head_follows(text: str, span: str, start: int, end: int, words: EponymWords) -> bool:
+    """Whether a finding head follows the one-word name (no possessive) and its finding is
+    read out just after the head or just before the name."""
+    if not words.finding_heads or any(ch.isspace() for ch in span):
+        return False
+    head = _WORD_AFTER.match(text, end, min(len(text), end + _HEAD_WINDOW))
+    if head is None or head.group(1).casefold() not in words.finding_heads:
+        return False
+    after = _WORD_AFTER.match(text, head.end(), min(len(text), head.end() + _HEAD_WINDOW))
+    if after is not None and after.group(1).casefold() in words.findings:
+        return True
+    before = _FINDING_BEFORE.search(text, max(0, start - _WORD_WINDOW), start)
+    return before is not None and before.group(1).casefold() in words.findings
 
 
 def _prefix_precedes(text: str, span: str, start: int, words: EponymWords) -> bool:
@@ -188,7 +219,10 @@ def eponym_words(language: str | None) -> EponymWords:
     (US births, which count many names of other languages too)."""
     rules = rules_if_known(language)
     if rules is None or not (
-        rules.eponym_heads or rules.eponym_possessive_heads or rules.eponym_prefixes
+        rules.eponym_heads
+        or rules.eponym_possessive_heads
+        or rules.eponym_prefixes
+        or rules.eponym_finding_heads
     ):
         return EponymWords()
     tables = shipped_tables("en")
@@ -199,4 +233,6 @@ def eponym_words(language: str | None) -> EponymWords:
         rules.eponym_prefixes,
         rules.titles,
         given,
+        rules.eponym_finding_heads,
+        rules.eponym_findings,
     )

@@ -80,6 +80,8 @@ class LanguageRules(BaseModel):
     eponym_heads: tuple[str, ...] = ()
     eponym_possessive_heads: tuple[str, ...] = ()
     eponym_prefixes: tuple[str, ...] = ()
+    eponym_finding_heads: tuple[str, ...] = ()
+    eponym_findings: tuple[str, ...] = ()
     street_words: tuple[str, ...] = ()
     street_endings: tuple[str, ...] = ()
     street_connectors: tuple[str, ...] = ()
@@ -99,7 +101,8 @@ class LanguageRules(BaseModel):
     @field_validator(
         "titles", "name_fields", "place_words", "venue_heads", "venue_prefixes",
         "firm_suffixes", "eponym_heads", "eponym_possessive_heads", "eponym_prefixes",
-        "street_words", "street_endings", "street_connectors", "house_words", "unit_words",
+        "eponym_finding_heads", "eponym_findings", "street_words", "street_endings",
+        "street_connectors", "house_words", "unit_words",
         "address_fields", "phone_cues", "email_cues", "id_cues", "secret_cues", "birth_cues",
         "email_at", "email_dot", "months",
     )  # fmt: skip
@@ -186,7 +189,8 @@ def mixed_rules(table: LanguageTable) -> LanguageRules:
     fields = (
         "countries", "name_fields", "place_words", "venue_heads", "venue_prefixes",
         "firm_suffixes", "eponym_heads", "eponym_possessive_heads", "eponym_prefixes",
-        "street_words", "street_endings", "street_connectors", "house_words", "unit_words",
+        "eponym_finding_heads", "eponym_findings", "street_words", "street_endings",
+        "street_connectors", "house_words", "unit_words",
         "address_fields", "phone_cues", "email_cues", "id_cues", "secret_cues", "birth_cues",
         "email_at", "email_dot", "months",
     )  # fmt: skip
