@@ -131,6 +131,8 @@ def test_shipped_english_tables_know_names_shorthand_drugs_and_software():
     assert tables.first_names["mary"] > 6 and tables.surnames["smith"] > 6
     assert {"NPO", "PRN"} <= tables.shorthand
     assert "furosemide" in tables.drugs
+    # Devices, dressings and drug short forms that notes write like names (written here).
+    assert {"foley", "mepilex", "tegaderm", "vanco"} <= tables.drugs
     # Package stems without their packaging (node-lodash, python3-sphinx).
     assert {"lodash", "sphinx", "jekyll"} <= tables.software
     assert "mary" not in tables.software

@@ -9,7 +9,9 @@ Sources (public domain or permissive; corpus/SOURCES.md, "Name evidence tables")
 - clinical shorthand: the note-mined short forms (Vanderbilt, Stetson, Columbia; CC BY 4.0)
   and the Wikipedia list of medical abbreviations from the Meta-Inventory, plus medspacy's
   section headers (MIT);
-- drug names: the DrugBank-backed (CC0) variants of ``drug_names_drugbank_cc0.tsv``;
+- drug names: the DrugBank-backed (CC0) variants of ``drug_names_drugbank_cc0.tsv``, and the
+  devices, dressings and drug short forms of ``corpus/lexicons/clinical_products.txt`` (written
+  here), in one table;
 - software names: the stems of Debian 12's package names
   (``corpus/lexicons/debian12_package_names.txt.gz``);
 - places: GeoNames' cities of 15,000 people or more, the countries, the US states and the
@@ -53,6 +55,7 @@ SHORTHAND_SOURCES = {
 }
 MIN_DRUG_CHARS = 4
 DEBIAN_PACKAGES = ROOT / "corpus" / "lexicons" / "debian12_package_names.txt.gz"
+CLINICAL_PRODUCTS = ROOT / "corpus" / "lexicons" / "clinical_products.txt"
 # A package name without its packaging: the language or library prefix and the split
 # suffix ("python3-sphinx-doc" is sphinx, "node-lodash" is lodash, "libssl3" is ssl).
 PACKAGE_PREFIX = re.compile(
@@ -194,6 +197,9 @@ def _drugs(lexicons: Path) -> list[str]:
                 word = value.strip()
                 if len(word) >= MIN_DRUG_CHARS and word.isalpha():
                     found.add(word.casefold())
+    for line in CLINICAL_PRODUCTS.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            found.add(line.strip().casefold())
     return sorted(found)
 
 
