@@ -23,10 +23,11 @@ receives the pipeline with ``pii_span_ranker`` before ``pii_merge`` and the thre
 ``[components.pii_merge.thresholds]``.
 
 The held-out part of the name-free clinical notes (``corpus/external/
-clinical_name_free.jsonl``) and of the web precision set are scored last, by the shipped
-ranker and thresholds: no fold fits or chooses on them, so their false names are measured on
-text nothing was tuned on. (The web set's ``tune`` part is not fitted on either: fitting on
-it raised the social sets' leak, ``configs/README.md``.)
+clinical_name_free.jsonl``) and of the web precision set, and the written notes and judgments
+(``corpus/written/``), are scored last, by the shipped ranker and thresholds: no fold fits or
+chooses on them, so their figures are measured on text nothing was tuned on. (The web set's
+``tune`` part is not fitted on either: fitting on it raised the social sets' leak,
+``configs/README.md``.)
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from name_sets import (
     load_name_free_sets,
     load_precision_sets,
     load_real_sets,
+    load_written_sets,
     presidio_raw,
     presidio_tuples,
 )
@@ -266,6 +268,7 @@ def main(
     scored_only = {
         **load_name_free_sets(external),
         **{k: v["score"] for k, v in precision.items() if k in SCORED_PRECISION_SETS},
+        **load_written_sets(),
     }
     cache_file = report / "candidates.pickle"
     if reuse_candidates and cache_file.exists():
@@ -275,6 +278,11 @@ def main(
         groups = (*fit_docs.values(), *score_docs.values(), *only_docs.values())
         for cached in [d for group in groups for d in group]:
             cached.features = document_features(cached.text, cached.candidates, tables)
+        # A scored-only set added since the cache was written runs through the pipeline now.
+        missing = {k: v for k, v in scored_only.items() if k not in only_docs}
+        if missing:
+            only_docs.update({k: _cache(nlp, docs, taxonomy) for k, docs in missing.items()})
+            cache_file.write_bytes(pickle.dumps((fit_docs, score_docs, only_docs)))
     else:
         fit_docs = {name: _cache(nlp, parts["fit"], taxonomy) for name, parts in sets.items()}
         score_docs = {

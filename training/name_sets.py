@@ -28,6 +28,10 @@ PRECISION_SETS = ("clinical", "legal", "developer", "web")
 # Real clinical notes without names (``spacy_pii.generator.name_free``), held-out part: scored
 # only, by the shipped ranker and thresholds. Nothing is fitted or chosen on it.
 NAME_FREE_SETS = ("clinical_notes",)
+# Notes and judgments written for this project by a writer who saw none of its code, tables
+# or sets (``corpus/written/SOURCES.md``): scored only, never fitted or chosen on.
+WRITTEN_DIR = ROOT / "corpus" / "written"
+WRITTEN_SETS = ("clinical_notes", "legal")
 PLACE_LABELS = frozenset(
     {"location", "LOC", "place", "PROP_GPE", "PROP_LOC", "PROP_FAC", "GPE", "FAC"}
 )
@@ -75,6 +79,16 @@ def load_precision_sets(folder: Path = PRECISION_DIR) -> dict[str, dict[str, lis
 def load_name_free_sets(external: Path) -> dict[str, list[dict]]:
     """The held-out part of the name-free clinical notes."""
     return {"clinical_notes": load_name_free_held_out(external)}
+
+
+def load_written_sets(folder: Path = WRITTEN_DIR) -> dict[str, list[dict]]:
+    """The written sets (``WRITTEN_SETS``), named ``written_<set>``; every document held out."""
+    out = {}
+    for name in WRITTEN_SETS:
+        path = folder / f"{name}.jsonl"
+        lines = path.read_text(encoding="utf-8").splitlines()
+        out[f"written_{name}"] = [json.loads(line) for line in lines if line]
+    return out
 
 
 def gold_tuples(doc: dict, taxonomy: Taxonomy) -> list[tuple[int, int, str]]:
