@@ -1,5 +1,6 @@
 """Names are written as names: the pure tests and the merge that drops the spans no name
-could be (code marks; a person or place without a letter; a digit inside a person's word)."""
+could be (code marks; a person or place without a letter; a digit inside a person's word; a
+person written only with forms of address)."""
 
 from __future__ import annotations
 
@@ -25,11 +26,20 @@ def test_a_person_or_place_has_a_letter_and_a_person_no_digit_inside_a_word():
         ("m1TxE3hv4VeGLnxl", "PERSON"),
         ("T8URY", "PERSON"),
         ('Ada "x', "ORG"),
+        # Forms of address alone name nobody.
+        ("Judge", "PERSON"),
+        ("Mrs.", "PERSON"),
+        ("LORD JUSTICE", "PERSON"),
     ]:
         assert cannot_be_name(value, label), (value, label)
     for value, label in [
         ("Ada Lovelace", "PERSON"),
         ("Louis XIV", "PERSON"),
+        # A form of address with a name, and a title that is also a surname.
+        ("Judge Brennan", "PERSON"),
+        ("Stephen King", "PERSON"),
+        ("King", "PERSON"),
+        ("Judge", "ORG"),
         # A number at a word's edge: an author list's mark, a handle, a superscript.
         ("John Smith1", "PERSON"),
         ("sfitzy93", "PERSON"),

@@ -56,6 +56,34 @@ def test_a_prefix_inside_a_hit_joins_only_a_capitalised_prefix_before_a_name(tex
     assert join_venues(text, hits, ENGLISH) == tuple(hits)
 
 
+@pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [
+        # A legal form after a name, or at the end of the name's own hit.
+        ("Contract with Novak Ltd signed today.", "Novak", "Novak Ltd"),
+        ("Instructed by Harcourt Vance LLP (ref: AK).", "Harcourt Vance LLP", "Harcourt Vance LLP"),
+        ("Supplied by Mariani S.r.l. in 2019.", "Mariani S.r.l.", "Mariani S.r.l."),
+    ],
+)
+def test_a_legal_form_makes_a_name_a_firm(text, value, expected):
+    language = "it" if "S.r.l." in text else "en"
+    joined = join_venues(text, [hit_on(text, value)], venue_words(language))
+    assert values(text, joined) == [(expected, "ORG")]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Signed: Anna Limitedsson", "Anna Limitedsson"),  # a suffix only as a whole word
+        ("Ltd", "Ltd"),  # the suffix alone is no firm of a name
+        ("Jo Smith ltd the way", "Jo Smith"),  # legal forms keep their case
+    ],
+)
+def test_a_legal_form_only_as_a_whole_word_after_a_name(text, value):
+    hits = [hit_on(text, value)]
+    assert join_venues(text, hits, ENGLISH) == tuple(hits)
+
+
 def test_the_longest_firm_suffix_wins():
     text = "Sold by Novak & Co. today."
     assert values(text, join_venues(text, [hit_on(text, "Novak")], ENGLISH)) == [

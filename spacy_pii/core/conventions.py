@@ -220,7 +220,9 @@ def cannot_be_name(value: str, label: str) -> bool:
 
     That is: it holds code marks (:func:`holds_code_marks`); or it is a person or a place
     without a letter ("@@", an emoji); or it is a person with a digit between the letters of
-    a word (a key such as "m1TxE3hv4VeGLnxl"). Other types are never refused.
+    a word (a key such as "m1TxE3hv4VeGLnxl"), or a person written only with forms of
+    address ("Judge", "Mrs.", "Lord Justice"), which name nobody without a name after them.
+    Other types are never refused.
     """
     if label not in NAME_TYPES:
         return False
@@ -228,4 +230,9 @@ def cannot_be_name(value: str, label: str) -> bool:
         return True
     if label in _LETTERED_TYPES and not any(ch.isalpha() for ch in value):
         return True
-    return label == "PERSON" and _DIGIT_INSIDE_A_WORD.search(value) is not None
+    if label != "PERSON":
+        return False
+    words = value.split()
+    return _DIGIT_INSIDE_A_WORD.search(value) is not None or all(
+        word.lower().rstrip(".,") in HONORIFICS for word in words
+    )

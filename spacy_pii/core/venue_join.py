@@ -19,7 +19,8 @@ rule data (``venue_heads``, ``venue_prefixes``, ``firm_suffixes`` in
 * a capitalised venue prefix just before a name hit, or as the first word of a PERSON hit
   (``Chez Pierre``, ``Casa Julia``), but not at the start of a sentence, where the capital
   says nothing: French "Chez Marie, on a dîné" is at Marie's home;
-* a firm suffix just after a name hit (``Novak & Sons``), then heads as above.
+* a firm suffix or legal form just after a name hit (``Novak & Sons``, ``Mariani S.r.l.``),
+  then heads as above, or at the end of the hit itself (``Harcourt Vance LLP``).
 
 What it guarantees:
 
@@ -104,7 +105,15 @@ def _last_head_end(text: str, start: int, end: int, words: VenueWords) -> int | 
 
 def _venue_end(text: str, hit: Hit, words: VenueWords) -> int | None:
     """Where a venue that ``hit`` opens ends (a possessive and a head, or a firm suffix and
-    perhaps heads), or ``None``."""
+    perhaps heads), or ``None``; a hit that ends with a firm suffix is a venue as it is."""
+    for suffix in words.firm_suffixes:
+        before = hit.end - len(suffix) - 1
+        if (
+            before > hit.start
+            and text[before] in (" ", "\t", "\u00a0")
+            and text.startswith(suffix, before + 1)
+        ):
+            return hit.end
     possessive = _POSSESSIVE.match(text, hit.end)
     if possessive and words.heads:
         end = _last_head_end(text, possessive.start(1), possessive.end(1), words)
