@@ -32,7 +32,7 @@ def _judged(text: str, name: str, words: EponymWords = ENGLISH, label: str = "PE
         # A finding head without a possessive, where the finding is read out.
         ("Abd soft, +BS. Murphy sign neg (limited exam).", "Murphy"),
         ("Ext: no calf tenderness, Homan sign negative bilat.", "Homan"),
-        ("Positive Homan sign on the left.", "Homan"),
+        ("Positive Homan sign.", "Homan"),
         ("BABINSKI SIGN ABSENT BILATERALLY", "BABINSKI"),
     ],
 )
@@ -63,6 +63,13 @@ def test_a_one_word_name_before_a_clinical_head_is_an_eponym(text, name):
         ("Okonkwo sign here, positive you want it?", "Okonkwo"),
         ("Did Okonkwo test negative?", "Okonkwo"),
         ("Mr. Okonkwo sign negative on exam.", "Okonkwo"),
+        # "sign" as a verb before a finding word that is not read out, or "sign-out".
+        ("The court may not compel Okonkwo sign absent consent.", "Okonkwo"),
+        ("Would Okonkwo sign absent a court order?", "Okonkwo"),
+        ("Please have Okonkwo sign POS receipt.", "Okonkwo"),
+        ("Covid negative Okonkwo sign-out to night team.", "Okonkwo"),
+        ("Tell Okonkwo sign bilat copies.", "Okonkwo"),
+        ("Okonkwo sign neg neg neg neg.", "Okonkwo"),
         ("Seen today: Okonkwo's car was parked outside.", "Okonkwo"),
         ("Seen today: Okonkwo testing the new build.", "Okonkwo"),
         ("Seen today: Okonkwo\ndisease free", "Okonkwo"),

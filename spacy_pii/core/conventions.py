@@ -17,7 +17,8 @@ character, or a rule of three or more hyphens (a PEM armour line). A name model 
 configuration files and logs proposes such spans anyway ("KEY-----", ``City attr1="value1``),
 so :func:`holds_code_marks` tells the merge to drop them. Nor is a person or a place
 without a letter a name, nor a person with a digit between the letters of a word: a key in a
-config file ("m1TxE3hv4VeGLnxl") (:func:`cannot_be_name`).
+config file ("m1TxE3hv4VeGLnxl") (:func:`cannot_be_name`). A person written only with forms of
+address names nobody (:func:`names_nobody`).
 """
 
 from __future__ import annotations
@@ -220,9 +221,7 @@ def cannot_be_name(value: str, label: str) -> bool:
 
     That is: it holds code marks (:func:`holds_code_marks`); or it is a person or a place
     without a letter ("@@", an emoji); or it is a person with a digit between the letters of
-    a word (a key such as "m1TxE3hv4VeGLnxl"), or a person written only with forms of
-    address ("Judge", "Mrs.", "Lord Justice"), which name nobody without a name after them.
-    Other types are never refused.
+    a word (a key such as "m1TxE3hv4VeGLnxl"). Other types are never refused.
     """
     if label not in NAME_TYPES:
         return False
@@ -230,9 +229,27 @@ def cannot_be_name(value: str, label: str) -> bool:
         return True
     if label in _LETTERED_TYPES and not any(ch.isalpha() for ch in value):
         return True
+    return label == "PERSON" and _DIGIT_INSIDE_A_WORD.search(value) is not None
+
+
+# Forms of address that are also given names or surnames ("Justice", "Baron", "Dame", "Mr.
+# Lord", "Mike Judge"): a span of one of them alone may be a person.
+_NAME_LIKE_TITLES: frozenset[str] = frozenset(
+    {"lord", "lady", "justice", "baron", "dame", "master", "sheriff", "general", "count"}
+)
+
+
+def names_nobody(text: str, start: int, end: int, label: str) -> bool:
+    """Whether the PERSON span ``text[start:end]`` is written only with forms of address
+    (:data:`HONORIFICS`: "Judge" after "Patrick J. Moynihan,", "LORD JUSTICE"), which name
+    nobody without a name after them. One word that is also a name ("Justice", "Lord") is
+    kept, and so is a span that a form of address stands just before ("Mr. Judge")."""
     if label != "PERSON":
         return False
-    words = value.split()
-    return _DIGIT_INSIDE_A_WORD.search(value) is not None or all(
-        word.lower().rstrip(".,") in HONORIFICS for word in words
-    )
+    words = [word.lower().rstrip(".,") for word in text[start:end].split()]
+    if not words or not all(word in HONORIFICS for word in words):
+        return False
+    if len(words) == 1 and words[0] in _NAME_LIKE_TITLES:
+        return False
+    before = words_before(text, start)
+    return not (before and before[-1].lower().rstrip(".,") in HONORIFICS)

@@ -11,9 +11,10 @@ and ``eponym_findings`` in ``spacy_pii/data/languages-*.yaml``):
   possessive and a possessive head ("Tinel's sign", "Graves' disease");
 * a surname right after a prefix phrase, perhaps after initials ("signo de Trousseau",
   "Morbus Crohn"); a name of two words there is a person's ("síndrome de Juan García");
-* a name of one word before a finding head ("sign", "maneuver") whose finding is read out
-  after the head or just before the name ("Murphy sign neg", "positive Homan sign"), as an
-  examination is written; "have Rodriguez sign the form" reads out nothing.
+* a name of one word before a finding head ("sign", "maneuver") that ends its clause with the
+  finding read out after the head or just before the name ("Murphy sign neg.", "positive
+  Homan sign."), as an examination is written; "have Rodriguez sign the form" and "Garcia
+  sign absent a court order" read out nothing, and "sign-out" is no head.
 
 Only words that no person "has" in ordinary speech are heads and prefixes: "Trump's test",
 "Beckham's fracture" and "la maladie de Mitterrand" are about people. An organisation or a
@@ -63,7 +64,9 @@ PATIENT_WORDS: frozenset[str] = frozenset(
 _HEAD_AFTER = re.compile(r"(['’][sS]|['’])?[ \t\u00a0]{1,4}([^\W\d_]{1,40})(?!\w)")
 _HEAD_WINDOW = 48
 # After a finding head, or before the name: the finding read out, one word.
-_WORD_AFTER = re.compile(r"[ \t\u00a0]{1,4}([^\W\d_]{1,20})(?!\w)")
+_WORD_AFTER = re.compile(r"[ \t\u00a0]{1,4}([^\W\d_]{1,20})(?![\w-])")
+# Findings read out after a finding head ("neg bilat"); a longer run is no examination.
+_MAX_FINDINGS = 3
 _FINDING_BEFORE = re.compile(r"([^\W\d_]{1,20})[ \t\u00a0]{1,4}\Z")
 # Before the name: one word (a form of address, "Patient", a given name), then a short gap.
 _WORD_BEFORE = re.compile(r"([^\W\d_][^\s]{0,30})\s{1,4}$")
@@ -173,15 +176,27 @@ def _head_follows(text: str, span: str, end: int, label: str, words: EponymWords
 
 
 def _finding_head_follows(text: str, span: str, start: int, end: int, words: EponymWords) -> bool:
-    """Whether a finding head follows the one-word name (no possessive) and its finding is
-    read out just after the head or just before the name."""
+    """Whether a finding head follows the one-word name (no possessive) and ends the clause
+    with its finding read out: findings and nothing else after the head up to a mark or the
+    line's end ("Murphy sign neg.", "Homan sign neg bilat,"), or a finding just before the
+    name and none after the head ("positive Homan sign."). A word other than a finding after
+    them makes "sign" a verb again ("Garcia sign absent a court order")."""
     if not words.finding_heads or any(ch.isspace() for ch in span):
         return False
     head = _WORD_AFTER.match(text, end, min(len(text), end + _HEAD_WINDOW))
     if head is None or head.group(1).casefold() not in words.finding_heads:
         return False
-    after = _WORD_AFTER.match(text, head.end(), min(len(text), head.end() + _HEAD_WINDOW))
-    if after is not None and after.group(1).casefold() in words.findings:
+    findings_after = 0
+    position = head.end()
+    for _ in range(_MAX_FINDINGS + 1):
+        after = _WORD_AFTER.match(text, position, min(len(text), position + _HEAD_WINDOW))
+        if after is None:
+            break
+        if after.group(1).casefold() not in words.findings or findings_after == _MAX_FINDINGS:
+            return False
+        findings_after += 1
+        position = after.end()
+    if findings_after:
         return True
     before = _FINDING_BEFORE.search(text, max(0, start - _WORD_WINDOW), start)
     return before is not None and before.group(1).casefold() in words.findings

@@ -125,7 +125,7 @@ def _venue_end(text: str, hit: Hit, words: VenueWords) -> int | None:
         if (
             text[hit.end : after] in (" ", "\t", "\u00a0")
             and text.startswith(suffix, after)
-            and not (end < len(text) and (text[end].isalnum() or text[end] == "_"))
+            and not (end < len(text) and (text[end].isalnum() or text[end] in "_-"))
         ):
             heads = _HEAD_WORDS.match(text, end)
             if heads and words.heads:

@@ -23,7 +23,9 @@ then passes the types, thresholds and allow-list as any ORG span does.
 A name span (PERSON, ORG or LOCATION) written as no name is, is dropped before the
 resolution (:func:`spacy_pii.core.conventions.cannot_be_name`): one that holds a mark of code
 or markup (``=``, ``<``, ``"``, a control character, a rule of hyphens), a person or place
-without a letter, or a person with a digit between the letters of a word (a key). With
+without a letter, or a person with a digit between the letters of a word (a key); so is a
+person written only with forms of address ("Judge", "LORD JUSTICE": :func:`spacy_pii.core.
+conventions.names_nobody`). With
 ``drop_eponyms`` on, so is a name that names a sign, test, disease or device (``Tinel's
 sign``, ``Lyme disease``, ``signo de Trousseau``: :mod:`spacy_pii.core.eponyms`).
 
@@ -49,7 +51,7 @@ from spacy.util import SimpleFrozenList, filter_spans
 
 from ..adapters.component_data import data_from_bytes, data_from_disk, data_to_bytes, data_to_disk
 from ..adapters.span_groups import group_to_hits, hits_to_group
-from ..core.conventions import cannot_be_name
+from ..core.conventions import cannot_be_name, names_nobody
 from ..core.eponyms import EponymWords, eponym_words, is_eponym
 from ..core.hits import Hit
 from ..core.nickname_join import join_nicknames
@@ -320,6 +322,7 @@ class PiiMerge(Pipe):
             hit
             for hit in candidates
             if not cannot_be_name(text[hit.start : hit.end], hit.label)
+            and not names_nobody(text, hit.start, hit.end, hit.label)
             and not is_eponym(text, hit.start, hit.end, hit.label, self.eponym_words)
             and not self._allow_listed(text, hit)
         ]
