@@ -139,7 +139,7 @@ def shipped() -> Language:
             "NEURO: A&OX3, PERRLA. RESP: LS CTA, 2L NC. GI: NPO, +BS. GU: UOP 40 CC/HR, SCDS ON.",
             marks=pytest.mark.xfail(
                 strict=True,
-                reason="measured 6 Dec: PERRLA ranks 0.214, over the LOSO PERSON threshold 0.15",
+                reason="measured 6 Dec: PERRLA ranks 0.236, over the LOSO PERSON threshold 0.15",
             ),
         ),
         "cv: nsr on tele, bp stable. plan: cont lasix 40 iv bid, am labs, pt/ot eval, sw dispo.",
@@ -149,12 +149,6 @@ def test_shipped_ranker_finds_no_name_in_clinical_shorthand(shipped, note):
     assert _persons(shipped(note)) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="measured 6 Dec: at the leave-one-set-out PERSON threshold 0.15, which the social "
-    "sets' leak margin needs, the ranker keeps the eponym Foley (0.19; 0.75 before the "
-    "clinical product list, which also took Zosyn from 0.34 to no name); issue 23 keeps this open",
-)
 def test_shipped_ranker_finds_no_name_in_eponyms_and_drug_brands(shipped):
     assert _persons(shipped("Foley to gravity, Zosyn q8h, PRN Tylenol.")) == []
 

@@ -104,6 +104,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "surname_strength",
     "shorthand_share",
     "drug_share",
+    "drug_in_shorthand",
     "software_share",
     "software_in_code",
     "place_share",
@@ -390,7 +391,7 @@ def candidate_features(
         if (stripped := token.strip(".,;:()[]")) in tables.shorthand
         or (uniform and stripped.casefold() in tables.shorthand_folded)
     )
-    drugs = sum(1 for w in folded if w in tables.drugs)
+    drugs = sum(1 for w in folded if w in tables.drugs) / n_words
     software = sum(1 for w in folded if w in tables.software) / n_words
     place_values = [tables.places.get(w) for w in folded]
     whole_place = tables.places.get(" ".join(folded))
@@ -428,7 +429,8 @@ def candidate_features(
         max(_table_strength(f) for f in first) if first else 0.0,
         max(_table_strength(s) for s in last) if last else 0.0,
         shorthand / max(1, len(tokens)),
-        drugs / n_words,
+        drugs,
+        drugs * casing.shorthand_share,
         software,
         software * casing.code_share,
         sum(1 for v in place_values if v is not None) / n_words,
