@@ -53,6 +53,11 @@ def _features(text: str, fragment: str, **kwargs) -> dict[str, float]:
         ("Seen by Dr. Foley on rounds.", "Foley", "honorific_before", 1.0),
         ("Pt NPO after midnight, Zosyn q4h.", "NPO", "shorthand_share", 1.0),
         ("Pt NPO after midnight, Zosyn q4h.", "Zosyn", "drug_share", 1.0),
+        # Endings of medical words, and none of names that end alike.
+        ("RESP: EUVOLEMIA, BIBASILAR CRACKLES", "EUVOLEMIA", "medical_suffix_share", 1.0),
+        ("s/p Hemicolectomy Smith", "Hemicolectomy Smith", "medical_suffix_share", 0.5),
+        ("Signed: Jonas Petraitis", "Jonas Petraitis", "medical_suffix_share", 0.0),
+        ("Seen with Jeremias and Eufemia", "Jeremias", "medical_suffix_share", 0.0),
         ("call getUserById now", "getUserById", "camel_case", 1.0),
         ("Bump lodash from 4.17.20", "lodash", "software_share", 1.0),
         ("Thanks, Mary Jenkins", "Mary Jenkins", "software_share", 0.5),
@@ -124,6 +129,18 @@ def test_tables_round_trip_and_malformed_tables_are_refused():
     assert NameTables.from_dict(TABLES.to_dict()) == TABLES
     with pytest.raises(ConfigError):
         NameTables.from_dict({"language": "en", "first_names": {"mary": "many"}})
+
+
+def test_a_drug_weighs_by_the_documents_shorthand():
+    def drug_in_shorthand(text: str) -> float:
+        start = text.index("Zosyn")
+        candidate = Candidate(start, start + 5, "PERSON", 0.6, False)
+        row = document_features(text, [candidate], TABLES)[0]
+        return row[FEATURE_NAMES.index("drug_in_shorthand")]
+
+    # Half of the tokens are shorthand (NPO, q4h), so the drug reads half.
+    assert drug_in_shorthand("NPO Zosyn q4h x") == 0.5
+    assert drug_in_shorthand("Thanks, Zosyn") == 0.0
 
 
 def test_shipped_english_tables_know_names_shorthand_drugs_and_software():

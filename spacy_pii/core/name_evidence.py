@@ -78,6 +78,17 @@ HONORIFICS = frozenset(
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*", re.UNICODE)
 _TOKEN = re.compile(r"\S+")
 _SYMBOLS = frozenset("_/\\@#=<>{}[]|~$%^*+:;`")
+# Endings of the Greek and Latin words of medicine ("euvolemia", "colostomy", "arthralgias",
+# "neutropenic"), shared by the languages of Europe. "-itis" and a bare "-emia" are left out:
+# Lithuanian and Greek surnames end so ("Petraitis", "Politis"), and given names ("Jeremias",
+# "Eufemia").
+_MEDICAL_ENDING = re.compile(
+    r"(?:(?:vol|glyc|kal|natr|lipid|ur|ox|an|bacter|vir|calc|phosphat|magnes|isch|sept)a?emi"
+    r"(?:a|as|c)|ectom(?:y|ies)|ostom(?:y|ies)|otom(?:y|ies)|oscop(?:y|ies|ic)|plast(?:y|ies)"
+    r"|penias?|penic|algias?|osis|oses|path(?:y|ies|ic)|megal(?:y|ies)|rrh(?:ea|oea)s?"
+    r"|rrhag(?:e|es|ic)|plegi(?:a|as|c)|paresis|troph(?:y|ic)|cytos(?:is|es)|syncopes?"
+    r"|chezias?|pheresis)$"
+)
 # A token with a symbol of code, a digit, or an inner capital (``getUserById``, ``v2.4.1``).
 _CODE_TOKEN = re.compile(r"[_/\\@#=<>{}\[\]|~$%^*+`;:()]|\d|[a-z][A-Z]")
 # Languages whose words wordfreq files under another code: Croatian and Serbian (Latin
@@ -105,6 +116,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "shorthand_share",
     "drug_share",
     "drug_in_shorthand",
+    "medical_suffix_share",
     "software_share",
     "software_in_code",
     "place_share",
@@ -392,6 +404,7 @@ def candidate_features(
         or (uniform and stripped.casefold() in tables.shorthand_folded)
     )
     drugs = sum(1 for w in folded if w in tables.drugs) / n_words
+    medical = sum(1 for w in folded if len(w) >= 6 and _MEDICAL_ENDING.search(w)) / n_words
     software = sum(1 for w in folded if w in tables.software) / n_words
     place_values = [tables.places.get(w) for w in folded]
     whole_place = tables.places.get(" ".join(folded))
@@ -431,6 +444,7 @@ def candidate_features(
         shorthand / max(1, len(tokens)),
         drugs,
         drugs * casing.shorthand_share,
+        medical,
         software,
         software * casing.code_share,
         sum(1 for v in place_values if v is not None) / n_words,
