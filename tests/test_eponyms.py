@@ -33,7 +33,8 @@ def _judged(text: str, name: str, words: EponymWords = ENGLISH, label: str = "PE
         ("Abd soft, +BS. Murphy sign neg (limited exam).", "Murphy"),
         ("Ext: no calf tenderness, Homan sign negative bilat.", "Homan"),
         ("Positive Homan sign.", "Homan"),
-        ("BABINSKI SIGN ABSENT BILATERALLY", "BABINSKI"),
+        ("BABINSKI SIGN NEGATIVE BILATERALLY", "BABINSKI"),
+        ("Ext: Homan sign neg bilat, SCDs on.", "Homan"),
     ],
 )
 def test_a_one_word_name_before_a_clinical_head_is_an_eponym(text, name):
@@ -62,10 +63,14 @@ def test_a_one_word_name_before_a_clinical_head_is_an_eponym(text, name):
         ("Please have Okonkwo sign the consent form.", "Okonkwo"),
         ("Okonkwo sign here, positive you want it?", "Okonkwo"),
         ("Did Okonkwo test negative?", "Okonkwo"),
-        ("Mr. Okonkwo sign negative on exam.", "Okonkwo"),
+        # A form of address before the name, and a word after the finding, each alone.
+        ("Mr. Okonkwo sign negative.", "Okonkwo"),
+        ("Okonkwo sign negative on exam.", "Okonkwo"),
         # "sign" as a verb before a finding word that is not read out, or "sign-out".
         ("The court may not compel Okonkwo sign absent consent.", "Okonkwo"),
         ("Would Okonkwo sign absent a court order?", "Okonkwo"),
+        ("Would Okonkwo sign absent, say, a court order?", "Okonkwo"),
+        ("Would Okonkwo sign positive 30 days later?", "Okonkwo"),
         ("Please have Okonkwo sign POS receipt.", "Okonkwo"),
         ("Covid negative Okonkwo sign-out to night team.", "Okonkwo"),
         ("Tell Okonkwo sign bilat copies.", "Okonkwo"),

@@ -74,10 +74,11 @@ def test_a_legal_form_makes_a_name_a_firm(text, value, expected):
 @pytest.mark.parametrize(
     ("text", "value"),
     [
-        ("Signed: Anna Limitedsson", "Anna Limitedsson"),  # a suffix only as a whole word
+        ("Signed: Anna Limitedsson", "Anna"),  # a suffix only as a whole word
         ("Ltd", "Ltd"),  # the suffix alone is no firm of a name
         ("Jo Smith ltd the way", "Jo Smith"),  # legal forms keep their case
         ("Herr Weber GmbH-Mitglied", "Weber"),  # a legal form only as a whole word
+        ("Herr Weber GmbH-Mitglied", "Weber GmbH"),  # at the hit's end too
         ("Refs: Nilsson AB, Berg KG.", "Nilsson"),  # two capitals are initials too
     ],
 )
@@ -102,6 +103,7 @@ def test_the_longest_firm_suffix_wins():
         ("Anna's Brother Ben came.", "Anna"),  # capitalised, but no venue head
         ("Ben & Sonsy waved.", "Ben"),  # a firm suffix only as a whole word
         ("Ben &  Sons", "Ben"),  # a suffix after one space only
+        ("Ben[Sons", "Ben"),  # after a space, a tab or a non-breaking space only
         ("We ate chez Pierre.", "Pierre"),  # a prefix only capitalised
         ("Casa Julia was full.", "Julia"),  # a prefix that opens a sentence says nothing
         ("Fine. Chez Pierre then.", "Pierre"),

@@ -63,10 +63,15 @@ PATIENT_WORDS: frozenset[str] = frozenset(
 # head stands within a few characters of the name, so the window is short.
 _HEAD_AFTER = re.compile(r"(['’][sS]|['’])?[ \t\u00a0]{1,4}([^\W\d_]{1,40})(?!\w)")
 _HEAD_WINDOW = 48
-# After a finding head, or before the name: the finding read out, one word.
+# After the name, the finding head; after the head, each finding read out: a short gap and
+# one word, not the first half of a hyphenated one ("sign-out").
 _WORD_AFTER = re.compile(r"[ \t\u00a0]{1,4}([^\W\d_]{1,20})(?![\w-])")
 # Findings read out after a finding head ("neg bilat"); a longer run is no examination.
 _MAX_FINDINGS = 3
+# What ends the clause after the findings: a mark, a line's end or the text's ("Murphy sign
+# neg.", "Homan sign neg bilat, SCDs on"). A number goes on with the verb "sign".
+_CLAUSE_END = re.compile(r"[ \t\u00a0]{0,4}(?:[.,;:()\[\]\n\r]|\Z)")
+# Before the name: the finding read out ("positive Homan sign."), one word.
 _FINDING_BEFORE = re.compile(r"([^\W\d_]{1,20})[ \t\u00a0]{1,4}\Z")
 # Before the name: one word (a form of address, "Patient", a given name), then a short gap.
 _WORD_BEFORE = re.compile(r"([^\W\d_][^\s]{0,30})\s{1,4}$")
@@ -178,9 +183,10 @@ def _head_follows(text: str, span: str, end: int, label: str, words: EponymWords
 def _finding_head_follows(text: str, span: str, start: int, end: int, words: EponymWords) -> bool:
     """Whether a finding head follows the one-word name (no possessive) and ends the clause
     with its finding read out: findings and nothing else after the head up to a mark or the
-    line's end ("Murphy sign neg.", "Homan sign neg bilat,"), or a finding just before the
-    name and none after the head ("positive Homan sign."). A word other than a finding after
-    them makes "sign" a verb again ("Garcia sign absent a court order")."""
+    line's end ("Murphy sign neg.", "Homan sign neg bilat, SCDs on"), or a
+    finding just before the name and the clause's end right after the head ("positive Homan
+    sign."). Anything else after them makes "sign" a verb again ("Garcia sign absent a court
+    order")."""
     if not words.finding_heads or any(ch.isspace() for ch in span):
         return False
     head = _WORD_AFTER.match(text, end, min(len(text), end + _HEAD_WINDOW))
@@ -196,6 +202,8 @@ def _finding_head_follows(text: str, span: str, start: int, end: int, words: Epo
             return False
         findings_after += 1
         position = after.end()
+    if not _CLAUSE_END.match(text, position):
+        return False
     if findings_after:
         return True
     before = _FINDING_BEFORE.search(text, max(0, start - _WORD_WINDOW), start)

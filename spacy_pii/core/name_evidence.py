@@ -78,8 +78,9 @@ HONORIFICS = frozenset(
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*", re.UNICODE)
 _TOKEN = re.compile(r"\S+")
 _SYMBOLS = frozenset("_/\\@#=<>{}[]|~$%^*+:;`")
-# Endings of the Greek and Latin words of medicine ("euvolemia", "colostomy", "arthralgias",
-# "neutropenic"), shared by the languages of Europe. "-itis" and a bare "-emia" are left out:
+# Endings of the Greek and Latin words of medicine in their English spelling ("euvolemia",
+# "colostomy", "arthralgias", "neutropenic"); some are the same in other languages ("-osis",
+# "-algia", "-penia"), most are not ("-ektomie"). "-itis" and a bare "-emia" are left out:
 # Lithuanian and Greek surnames end so ("Petraitis", "Politis"), and given names ("Jeremias",
 # "Eufemia").
 _MEDICAL_ENDING = re.compile(
@@ -404,6 +405,8 @@ def candidate_features(
         or (uniform and stripped.casefold() in tables.shorthand_folded)
     )
     drugs = sum(1 for w in folded if w in tables.drugs) / n_words
+    # Six letters at least: the endings are three to six letters, and a word of medicine has a
+    # stem before its ending ("anemia", "stasis" is not one).
     medical = sum(1 for w in folded if len(w) >= 6 and _MEDICAL_ENDING.search(w)) / n_words
     software = sum(1 for w in folded if w in tables.software) / n_words
     place_values = [tables.places.get(w) for w in folded]

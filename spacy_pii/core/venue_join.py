@@ -53,6 +53,8 @@ from .hits import Hit
 from .languages import rules_if_known
 
 DETECTOR = "venue_join"
+# What stands between a name and its firm suffix: one space, a tab, a non-breaking space.
+_SUFFIX_GAPS = (" ", "\t", "\u00a0")
 VENUE = "ORG"
 # "Joe's Crab Shack": the head may be the third capitalised word after the name, no later.
 MAX_HEAD_WORDS = 3
@@ -110,8 +112,9 @@ def _venue_end(text: str, hit: Hit, words: VenueWords) -> int | None:
         before = hit.end - len(suffix) - 1
         if (
             before > hit.start
-            and text[before] in (" ", "\t", "\u00a0")
+            and text[before] in _SUFFIX_GAPS
             and text.startswith(suffix, before + 1)
+            and not _word_goes_on(text, hit.end)
         ):
             return hit.end
     possessive = _POSSESSIVE.match(text, hit.end)
@@ -123,15 +126,21 @@ def _venue_end(text: str, hit: Hit, words: VenueWords) -> int | None:
         after = hit.end + 1
         end = after + len(suffix)
         if (
-            text[hit.end : after] in (" ", "\t", "\u00a0")
+            text[hit.end : after] in _SUFFIX_GAPS
             and text.startswith(suffix, after)
-            and not (end < len(text) and (text[end].isalnum() or text[end] in "_-"))
+            and not _word_goes_on(text, end)
         ):
             heads = _HEAD_WORDS.match(text, end)
             if heads and words.heads:
                 end = _last_head_end(text, heads.start(), heads.end(), words) or end
             return end
     return None
+
+
+def _word_goes_on(text: str, position: int) -> bool:
+    """Whether a word runs on at ``position``: a firm suffix counts only as a whole word, so
+    not in "Novak & Sonsy" or "Weber GmbH-Mitglied"."""
+    return position < len(text) and (text[position].isalnum() or text[position] in "_-")
 
 
 def _venue_start(text: str, hit: Hit, words: VenueWords) -> int | None:
