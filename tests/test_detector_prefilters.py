@@ -44,7 +44,7 @@ from spacy_pii.detectors import (
     secret_cues,
 )
 from spacy_pii.detectors.anchors import Anchors, CueGate
-from spacy_pii.detectors.fold import _TABLE, FoldedText, fold_confusables
+from spacy_pii.detectors.fold import _NATIVE_LETTER, _TABLE, FoldedText, fold_confusables
 from spacy_pii.detectors.secret_formats import FORMATS, match_width
 from spacy_pii.detectors.text import at_least_digits
 
@@ -412,8 +412,15 @@ FOLD_ALPHABET = st.sampled_from(
 )
 
 
+# The per-character algorithm predates the rule that keeps a twin inside a word of its own
+# script ("телефон"), which tests/test_fold.py pins; so the texts compared hold no Greek or
+# Cyrillic letter without a Latin twin (a random text drew "ͺК", a Greek letter before a
+# Cyrillic twin).
+_WITHOUT_NATIVE_LETTERS = st.text(max_size=40).filter(lambda t: not _NATIVE_LETTER.search(t))
+
+
 @settings(max_examples=400, deadline=None)
-@given(text=st.one_of(st.text(FOLD_ALPHABET, max_size=40), st.text(max_size=40)))
+@given(text=st.one_of(st.text(FOLD_ALPHABET, max_size=40), _WITHOUT_NATIVE_LETTERS))
 def test_fold_equals_the_per_character_algorithm(text):
     assert fold_confusables(text) == _fold_per_character(text)
 
