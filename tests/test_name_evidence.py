@@ -64,6 +64,15 @@ def _features(text: str, fragment: str, **kwargs) -> dict[str, float]:
         # One of the four tokens looks like code, so the interaction reads a quarter.
         ("Bump lodash to 4.17.21/dist", "lodash", "software_in_code", 0.25),
         ("Thanks, Mary Jenkins", "Mary Jenkins", "software_in_code", 0.0),
+        # Part of a longer token of code, and not where prose or shorthand glues a word on.
+        ("target down (job=Kibana, instance=10.0.3.17)", "Kibana", "glued_to_code", 1.0),
+        ("from src/Render import it", "Render", "glued_to_code", 1.0),
+        ("import os.Path as P", "Path", "glued_to_code", 1.0),
+        ("Deprecated Session.execute_raw; use it", "Session", "glued_to_code", 1.0),
+        ("Argument 1 to Mako(x) is wrong", "Mako", "glued_to_code", 1.0),
+        ("pt came w/Mary today", "Mary", "glued_to_code", 0.0),
+        ("seen by Mrs.Smith today", "Smith", "glued_to_code", 0.0),
+        ("Thanks, Mary Jenkins (our lead).", "Mary Jenkins", "glued_to_code", 0.0),
         ("We drove to Florence", "Florence", "place_share", 1.0),
         ("We drove to Florence", "Florence", "place_strength", 5.6 / 7),
         # A place of several words counts whole, before its words do.

@@ -143,6 +143,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "doc_code_share",
     "doc_shorthand_share",
     "title_in_code",
+    "glued_to_code",
     "title_in_shorthand",
     "title_in_mixed_case",
     "lower_in_mixed_case",
@@ -366,6 +367,19 @@ def _address_word_before(text: str, start: int, words: frozenset[str]) -> bool:
     return bool(words) and any(word.lower() in words for word in words_before(text, start))
 
 
+def _glued_to_code(text: str, start: int, end: int) -> bool:
+    """Whether the span is part of a longer token of code: a value after ``=`` (``job=Kibana``),
+    a path's or a module's part (``os.Path``), or a name called or reached into
+    (``Mako(``, ``Session.execute_raw``)."""
+    before = text[max(0, start - 12) : start]
+    # Two word characters before the symbol: clinical shorthand writes "w/" and "c/o".
+    if re.search(r"\w\w[=_/\\]$", before):
+        return True
+    if before[-1:] == "." and re.search(r"[a-z0-9_]{2}\.$", before):
+        return _word_before(text, start) not in HONORIFICS
+    return bool(re.match(r"[(=_]|\.[a-z_]", text[end : end + 2]))
+
+
 def _table_strength(value: float | None) -> float:
     return 0.0 if value is None else min(value, LOG_COUNT_CEILING) / LOG_COUNT_CEILING
 
@@ -475,6 +489,7 @@ def candidate_features(
         casing.code_share,
         casing.shorthand_share,
         title_share * casing.code_share,
+        1.0 if _glued_to_code(text, candidate.start, candidate.end) else 0.0,
         title_share * casing.shorthand_share,
         title_share * mixed,
         lower_share * mixed,
