@@ -77,6 +77,7 @@ class LanguageRules(BaseModel):
     venue_heads: tuple[str, ...] = ()
     venue_prefixes: tuple[str, ...] = ()
     firm_suffixes: tuple[str, ...] = ()
+    institution_words: tuple[str, ...] = ()
     eponym_heads: tuple[str, ...] = ()
     eponym_possessive_heads: tuple[str, ...] = ()
     eponym_prefixes: tuple[str, ...] = ()
@@ -100,8 +101,9 @@ class LanguageRules(BaseModel):
 
     @field_validator(
         "titles", "name_fields", "place_words", "venue_heads", "venue_prefixes",
-        "firm_suffixes", "eponym_heads", "eponym_possessive_heads", "eponym_prefixes",
-        "eponym_finding_heads", "eponym_findings", "street_words", "street_endings",
+        "firm_suffixes", "institution_words", "eponym_heads", "eponym_possessive_heads",
+        "eponym_prefixes", "eponym_finding_heads", "eponym_findings", "street_words",
+        "street_endings",
         "street_connectors", "house_words", "unit_words",
         "address_fields", "phone_cues", "email_cues", "id_cues", "secret_cues", "birth_cues",
         "email_at", "email_dot", "months",
@@ -188,8 +190,9 @@ def mixed_rules(table: LanguageTable) -> LanguageRules:
     """``xx``: every language's cues and regions, unambiguous titles, no id defaults."""
     fields = (
         "countries", "name_fields", "place_words", "venue_heads", "venue_prefixes",
-        "firm_suffixes", "eponym_heads", "eponym_possessive_heads", "eponym_prefixes",
-        "eponym_finding_heads", "eponym_findings", "street_words", "street_endings",
+        "firm_suffixes", "institution_words", "eponym_heads", "eponym_possessive_heads",
+        "eponym_prefixes", "eponym_finding_heads", "eponym_findings", "street_words",
+        "street_endings",
         "street_connectors", "house_words", "unit_words",
         "address_fields", "phone_cues", "email_cues", "id_cues", "secret_cues", "birth_cues",
         "email_at", "email_dot", "months",

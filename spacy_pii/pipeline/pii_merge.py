@@ -27,7 +27,10 @@ without a letter, or a person with a digit between the letters of a word (a key)
 person written only with forms of address ("Judge", "LORD JUSTICE": :func:`spacy_pii.core.
 conventions.names_nobody`). With
 ``drop_eponyms`` on, so is a name that names a sign, test, disease or device (``Tinel's
-sign``, ``Lyme disease``, ``signo de Trousseau``: :mod:`spacy_pii.core.eponyms`).
+sign``, ``Lyme disease``, ``signo de Trousseau``: :mod:`spacy_pii.core.eponyms`). With
+``retype_institutions`` on, a person candidate that holds a word of a court's or an
+authority's name ("Oberster Gerichtshof", "Sąd Rejonowy") is an organisation candidate
+(:mod:`spacy_pii.core.institutions`).
 
 Settings come from the config only (:class:`PiiMergeSettings`). Data (the taxonomy, a frozen
 threshold policy and an allow-list of values never reported) arrives through
@@ -54,6 +57,7 @@ from ..adapters.span_groups import group_to_hits, hits_to_group
 from ..core.conventions import cannot_be_name, names_nobody
 from ..core.eponyms import EponymWords, eponym_words, is_eponym
 from ..core.hits import Hit
+from ..core.institutions import institution_words, retype_institutions
 from ..core.nickname_join import join_nicknames
 from ..core.propagate import PropagationSettings, propagate_mentions
 from ..core.resolve import resolve
@@ -80,6 +84,7 @@ DEFAULT_MERGE_CONFIG: dict[str, Any] = {
     "join_nicknames": True,
     "join_venues": True,
     "drop_eponyms": True,
+    "retype_institutions": True,
     "scorer": {"@scorers": "pii.spans_scorer.v1", "spans_key": "pii"},
 }
 # The data records and their files in the component's folder (names are exclude keys).
@@ -110,6 +115,7 @@ class PiiMergeSettings(BaseModel):
     join_nicknames: bool = True
     join_venues: bool = True
     drop_eponyms: bool = True
+    retype_institutions: bool = True
 
     @field_validator("propagate", mode="before")
     @classmethod
@@ -151,6 +157,7 @@ def make_pii_merge(
     join_nicknames: bool,
     join_venues: bool,
     drop_eponyms: bool,
+    retype_institutions: bool,
     scorer: Callable | None,
 ) -> PiiMerge:
     """Resolve candidate spans into ``doc.spans[spans_key]``.
@@ -183,6 +190,10 @@ def make_pii_merge(
             data of the pipeline's language (:mod:`spacy_pii.core.eponyms`); a common given
             name, or a name after a form of address, is kept, and propagation may still mark
             the word where the document names that person elsewhere.
+        retype_institutions: make a PERSON candidate that holds a word of a court's, a
+            ministry's or a prosecutor's office's name ("Oberster Gerichtshof", "Cour de
+            cassation") an ORG candidate with the same score, before the resolution, by
+            every language's rule data (:mod:`spacy_pii.core.institutions`).
         scorer: the scoring function for ``nlp.evaluate``.
     """
     settings = validated_settings(PiiMergeSettings, "pii_merge", locals())
@@ -213,6 +224,9 @@ class PiiMerge(Pipe):
         self.venue_words: VenueWords = venue_words(language if self.settings.join_venues else None)
         self.eponym_words: EponymWords = eponym_words(
             language if self.settings.drop_eponyms else None
+        )
+        self.institution_words: frozenset[str] = (
+            institution_words() if self.settings.retype_institutions else frozenset()
         )
 
     # -- settings and data ---------------------------------------------------------
@@ -311,11 +325,11 @@ class PiiMerge(Pipe):
         thresholds: Mapping[str, float] | None = None,
     ) -> tuple[Hit, ...]:
         """The merge's answer for ``text`` from its candidate hits, without a ``Doc``: the
-        allow-list, spans no name could be and eponyms, the resolution, venue joins,
-        propagation and nickname joins, in that order. ``aligned(start, end)`` says whether
-        a span would sit on token boundaries (a span the merge makes is kept only where it
-        does); ``thresholds`` replaces the merge's own (``training/fit_ranker.py`` tries
-        others on cached hits).
+        allow-list, spans no name could be and eponyms, institutions retyped, the resolution,
+        venue joins, propagation and nickname joins, in that order. ``aligned(start, end)``
+        says whether a span would sit on token boundaries (a span the merge makes is kept
+        only where it does); ``thresholds`` replaces the merge's own
+        (``training/fit_ranker.py`` tries others on cached hits).
         """
         cut = self.thresholds if thresholds is None else dict(thresholds)
         kept = [
@@ -328,7 +342,7 @@ class PiiMerge(Pipe):
         ]
         if not kept:
             return ()
-        spans = self._resolve(kept, cut)
+        spans = self._resolve(retype_institutions(text, kept, self.institution_words), cut)
         if self.venue_words:
             spans = self._join_venues(text, spans, aligned, cut)
         if self.propagation.enabled:

@@ -1,0 +1,57 @@
+"""Institutions: a court, a ministry or a prosecutor's office is an organisation, not a name.
+
+Judgments and news cite courts and authorities by their own names, in their own language,
+whatever the language of the text around them: an English judgment of the European Court of
+Human Rights cites the "Oberster Gerichtshof", the "Cour de cassation" and the "Sąd
+Okręgowy w Krakowie". A name model that has not seen those words reads a capitalised pair
+as a person. The words that make such a name an institution's are listed per language in the
+rule data (``institution_words`` in ``spacy_pii/data/languages-*.yaml``), and every
+language's list is read for any text, for that reason.
+
+A PERSON candidate that holds one of the words, as a whole word in any letter case, becomes an
+ORG candidate with the same score, so that the ORG threshold and the pipeline's types decide
+it as they decide any organisation. Only words that no person is named with are listed: no
+word of the shipped name tables ("Court", "Consiglio" and "Sud" are surnames, "Sala" and
+"Corte" too), and no word that is also a title.
+
+Pure Python over strings and offsets: no spaCy.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+from .hits import Hit
+from .languages import load_languages
+
+# A word as the lists write it: letters, with an apostrophe inside or before an "s".
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+
+
+@lru_cache(maxsize=1)
+def institution_words() -> frozenset[str]:
+    """Every language's institution words, case-folded (the module docstring says why all)."""
+    return frozenset(
+        word.casefold()
+        for rules in load_languages().languages.values()
+        for word in rules.institution_words
+    )
+
+
+def names_institution(span: str, words: frozenset[str]) -> bool:
+    """Whether ``span`` holds one of ``words`` as a whole word, in any letter case."""
+    return any(word.group().casefold() in words for word in _WORD.finditer(span))
+
+
+def retype_institutions(text: str, hits: Iterable[Hit], words: frozenset[str]) -> list[Hit]:
+    """``hits`` with each PERSON hit that names an institution made an ORG hit (same offsets,
+    score, detector and kind); every other hit as it was."""
+    return [
+        dataclasses.replace(hit, label="ORG")
+        if hit.label == "PERSON" and words and names_institution(text[hit.start : hit.end], words)
+        else hit
+        for hit in hits
+    ]
