@@ -8,7 +8,8 @@ Sources (public domain or permissive; corpus/SOURCES.md, "Name evidence tables")
 - surnames: the 2000/1990/2010 Census surname lists (``us_census_surnames.tsv``);
 - clinical shorthand: the note-mined short forms (Vanderbilt, Stetson, Columbia; CC BY 4.0)
   and the Wikipedia list of medical abbreviations from the Meta-Inventory, plus medspacy's
-  section headers (MIT);
+  section headers (MIT), and the bedside shorthand of
+  ``corpus/lexicons/clinical_shorthand_supplement.txt`` (written here), less the names;
 - drug names: the DrugBank-backed (CC0) variants of ``drug_names_drugbank_cc0.tsv``, and the
   devices, dressings and drug short forms of ``corpus/lexicons/clinical_products.txt`` (written
   here), in one table;
@@ -56,6 +57,7 @@ SHORTHAND_SOURCES = {
 MIN_DRUG_CHARS = 4
 DEBIAN_PACKAGES = ROOT / "corpus" / "lexicons" / "debian12_package_names.txt.gz"
 CLINICAL_PRODUCTS = ROOT / "corpus" / "lexicons" / "clinical_products.txt"
+CLINICAL_SHORTHAND = ROOT / "corpus" / "lexicons" / "clinical_shorthand_supplement.txt"
 # A package name without its packaging: the language or library prefix and the split
 # suffix ("python3-sphinx-doc" is sphinx, "node-lodash" is lodash, "libssl3" is ssl).
 PACKAGE_PREFIX = re.compile(
@@ -170,8 +172,14 @@ def _surnames(lexicons: Path) -> dict[str, float]:
     return names
 
 
-def _shorthand(lexicons: Path) -> list[str]:
+def _shorthand(lexicons: Path, names: set[str]) -> list[str]:
     forms: set[str] = set()
+    # The supplement was written without the name tables: a word of them ("RUE", "echo",
+    # "para") stays out, so that the list never counts against a name.
+    for line in CLINICAL_SHORTHAND.read_text(encoding="utf-8").splitlines():
+        word = line.strip()
+        if word and not word.startswith("#") and word.casefold() not in names:
+            forms.add(word)
     notes = (lexicons / "clinical_abbreviations_from_notes.txt").read_text(encoding="utf-8")
     forms.update(line.strip() for line in notes.splitlines() if line.strip())
     with (lexicons / "clinical_abbreviations.jsonl").open(encoding="utf-8") as handle:
@@ -258,7 +266,7 @@ def main(
         "sources": "corpus/SOURCES.md, Name evidence tables",
         "first_names": first_names,
         "surnames": surnames,
-        "shorthand": _shorthand(lexicons),
+        "shorthand": _shorthand(lexicons, set(first_names) | set(surnames)),
         "drugs": _drugs(lexicons),
         "software": _software(packages),
         "places": _places(places),
