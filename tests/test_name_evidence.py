@@ -73,6 +73,9 @@ def _features(text: str, fragment: str, **kwargs) -> dict[str, float]:
         ("pt came w/Mary today", "Mary", "glued_to_code", 0.0),
         ("seen by Mrs.Smith today", "Smith", "glued_to_code", 0.0),
         ("Thanks, Mary Jenkins (our lead).", "Mary Jenkins", "glued_to_code", 0.0),
+        # A sentence or a path that ends a line does not glue the next line's first word.
+        ("Pt stable overnight.\nMary called at 0800.", "Mary", "glued_to_code", 0.0),
+        ("Saved under docs/\nMary reviewed it.", "Mary", "glued_to_code", 0.0),
         ("We drove to Florence", "Florence", "place_share", 1.0),
         ("We drove to Florence", "Florence", "place_strength", 5.6 / 7),
         # A place of several words counts whole, before its words do.

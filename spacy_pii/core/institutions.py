@@ -6,7 +6,7 @@ Human Rights cites the "Oberster Gerichtshof", the "Cour de cassation" and the "
 Okręgowy w Krakowie". A name model that has not seen those words reads a capitalised pair
 as a person. The words that make such a name an institution's are listed per language in the
 rule data (``institution_words`` in ``spacy_pii/data/languages-*.yaml``), and every
-language's list is read for any text, for that reason.
+language's list is read for any text, for that reason: the ``xx`` rules, which hold the union.
 
 A PERSON candidate that holds one of the words, as a whole word in any letter case, becomes an
 ORG candidate with the same score, so that the ORG threshold and the pipeline's types decide
@@ -25,20 +25,16 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from .hits import Hit
-from .languages import load_languages
+from .languages import MIXED, language_rules
 
-# A word as the lists write it: letters, with an apostrophe inside or before an "s".
-_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+# The listed words are letters only.
+_WORD = re.compile(r"[^\W\d_]+")
 
 
 @lru_cache(maxsize=1)
 def institution_words() -> frozenset[str]:
     """Every language's institution words, case-folded (the module docstring says why all)."""
-    return frozenset(
-        word.casefold()
-        for rules in load_languages().languages.values()
-        for word in rules.institution_words
-    )
+    return frozenset(word.casefold() for word in language_rules(MIXED).institution_words)
 
 
 def names_institution(span: str, words: frozenset[str]) -> bool:

@@ -92,6 +92,11 @@ _MEDICAL_ENDING = re.compile(
 )
 # A token with a symbol of code, a digit, or an inner capital (``getUserById``, ``v2.4.1``).
 _CODE_TOKEN = re.compile(r"[_/\\@#=<>{}\[\]|~$%^*+`;:()]|\d|[a-z][A-Z]")
+# A span glued to code (``_glued_to_code``): a symbol after two word characters (not the "w/"
+# and "c/o" of clinical shorthand), a module's dotted name, a call or an attribute after it.
+_CODE_BEFORE = re.compile(r"\w\w[=_/\\]\Z")
+_MODULE_BEFORE = re.compile(r"[a-z0-9_]{2}\.\Z")
+_CODE_AFTER = re.compile(r"[(=_]|\.[a-z_]")
 # Languages whose words wordfreq files under another code: Croatian and Serbian (Latin
 # script) under Serbo-Croatian, asked for directly so that it does not warn on every run.
 _WORDFREQ_NEAREST = {"hr": "sh", "sr": "sh", "bs": "sh"}
@@ -372,12 +377,11 @@ def _glued_to_code(text: str, start: int, end: int) -> bool:
     a path's or a module's part (``os.Path``), or a name called or reached into
     (``Mako(``, ``Session.execute_raw``)."""
     before = text[max(0, start - 12) : start]
-    # Two word characters before the symbol: clinical shorthand writes "w/" and "c/o".
-    if re.search(r"\w\w[=_/\\]$", before):
+    if _CODE_BEFORE.search(before):
         return True
-    if before[-1:] == "." and re.search(r"[a-z0-9_]{2}\.$", before):
+    if _MODULE_BEFORE.search(before):
         return _word_before(text, start) not in HONORIFICS
-    return bool(re.match(r"[(=_]|\.[a-z_]", text[end : end + 2]))
+    return bool(_CODE_AFTER.match(text, end, end + 2))
 
 
 def _table_strength(value: float | None) -> float:
