@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 from importlib import resources
+from pathlib import Path
 
 import pytest
 import spacy
@@ -29,6 +30,14 @@ WORDS = institution_words()
         "Østre Landsret",
         "Staatsanwaltschaft München",
         "Верховный суд",
+        # Firms, associations, clubs, newspapers, schools and shops.
+        "Hafnia Forsikring",
+        "Komuda Brothers Pizzeria",
+        "Vrije Universiteit",
+        "Ulster Defence Association",
+        "Berlingske Tidende",
+        "Manchester United",
+        "ООО Ромашка",
     ],
 )
 def test_a_span_with_an_institution_word_names_an_institution(span):
@@ -38,7 +47,19 @@ def test_a_span_with_an_institution_word_names_an_institution(span):
 @pytest.mark.parametrize(
     "span",
     # Surnames and given names that look like a court's words, and words that hold one.
-    ["Margaret Court", "Anna Sala", "Marco Consiglio", "Gerichtsvollzieher", "Courtney"],
+    [
+        "Margaret Court",
+        "Anna Sala",
+        "Marco Consiglio",
+        "Gerichtsvollzieher",
+        "Courtney",
+        # Surnames that are trades or businesses, and ones a firm's word lists would hold.
+        "Anna Baker",
+        "Jan Brewer",
+        "Maria Porter",
+        "Tom Holding",
+        "Ivan Banka",
+    ],
 )
 def test_names_that_resemble_institutions_are_left_alone(span):
     assert not names_institution(span, WORDS)
@@ -53,6 +74,23 @@ def test_no_institution_word_is_a_name_of_the_shipped_tables():
     for word in WORDS:
         assert word not in english.first_names and word not in english.surnames, word
         assert word not in mixed["first_names"] and word not in mixed["surnames"], word
+
+
+def test_no_institution_word_is_in_a_gold_person_of_the_corpora_here():
+    # Every annotated English file of the repository: real text, precision and written sets.
+    corpus = Path(__file__).resolve().parent.parent / "corpus"
+    files = [*corpus.glob("external/*.jsonl"), *corpus.glob("precision/*.jsonl")]
+    files += corpus.glob("written/*.jsonl")
+    persons = 0
+    for path in files:
+        for line in path.open(encoding="utf-8"):
+            row = json.loads(line)
+            for span in row.get("spans", []):
+                if span["label"] in ("PERSON", "PER"):
+                    persons += 1
+                    name = row["text"][span["start"] : span["end"]]
+                    assert not names_institution(name, WORDS), (path.name, span["start"])
+    assert persons > 5_000
 
 
 def test_every_language_with_data_names_its_institutions():

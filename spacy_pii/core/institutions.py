@@ -1,12 +1,15 @@
-"""Institutions: a court, a ministry or a prosecutor's office is an organisation, not a name.
+"""Institutions: a court, a ministry, a firm or a club is an organisation, not a name.
 
-Judgments and news cite courts and authorities by their own names, in their own language,
-whatever the language of the text around them: an English judgment of the European Court of
-Human Rights cites the "Oberster Gerichtshof", the "Cour de cassation" and the "Sąd
-Okręgowy w Krakowie". A name model that has not seen those words reads a capitalised pair
-as a person. The words that make such a name an institution's are listed per language in the
-rule data (``institution_words`` in ``spacy_pii/data/languages-*.yaml``), and every
-language's list is read for any text, for that reason: the ``xx`` rules, which hold the union.
+Judgments and news cite courts, authorities and firms by their own names, in their own
+language, whatever the language of the text around them: an English judgment of the European
+Court of Human Rights cites the "Oberster Gerichtshof", the "Cour de cassation" and the "Sąd
+Okręgowy w Krakowie"; Danish news cites "Hafnia Forsikring", a review "Komuda Brothers
+Pizzeria". A name model that has not seen those words reads a capitalised pair as a person.
+The words that make such a name an organisation's (courts and authorities; firms,
+associations, parties, clubs, newspapers, schools, hospitals, hotels and shops) are listed per
+language in the rule data (``institution_words`` in ``spacy_pii/data/languages-*.yaml``), and
+every language's list is read for any text, for that reason: the ``xx`` rules, which hold the
+union.
 
 A PERSON candidate that holds one of the words, as a whole word in any letter case, becomes an
 ORG candidate with the same score, so that the ORG threshold and the pipeline's types decide

@@ -28,9 +28,9 @@ person written only with forms of address ("Judge", "LORD JUSTICE": :func:`spacy
 conventions.names_nobody`). With
 ``drop_eponyms`` on, so is a name that names a sign, test, disease or device (``Tinel's
 sign``, ``Lyme disease``, ``signo de Trousseau``: :mod:`spacy_pii.core.eponyms`). With
-``retype_institutions`` on, a person candidate that holds a word of a court's or an
-authority's name ("Oberster Gerichtshof", "Sąd Rejonowy") is an organisation candidate
-(:mod:`spacy_pii.core.institutions`).
+``retype_institutions`` on, a person candidate that holds a word of a court's, an
+authority's or a firm's name ("Oberster Gerichtshof", "Sąd Rejonowy", "Hafnia Forsikring")
+is an organisation candidate (:mod:`spacy_pii.core.institutions`).
 
 Settings come from the config only (:class:`PiiMergeSettings`). Data (the taxonomy, a frozen
 threshold policy and an allow-list of values never reported) arrives through
@@ -190,10 +190,11 @@ def make_pii_merge(
             data of the pipeline's language (:mod:`spacy_pii.core.eponyms`); a common given
             name, or a name after a form of address, is kept, and propagation may still mark
             the word where the document names that person elsewhere.
-        retype_institutions: make a PERSON candidate that holds a word of a court's, a
-            ministry's or a prosecutor's office's name ("Oberster Gerichtshof", "Cour de
-            cassation") an ORG candidate with the same score, before the resolution, by
-            every language's rule data (:mod:`spacy_pii.core.institutions`).
+        retype_institutions: make a PERSON candidate that holds a word of an institution's
+            or a firm's name ("Oberster Gerichtshof", "Cour de cassation", "Hafnia
+            Forsikring", "Vrije Universiteit") an ORG candidate with the same score, before
+            the resolution, by every language's rule data
+            (:mod:`spacy_pii.core.institutions`).
         scorer: the scoring function for ``nlp.evaluate``.
     """
     settings = validated_settings(PiiMergeSettings, "pii_merge", locals())
