@@ -1,6 +1,6 @@
 """Names are written as names: the pure tests and the merge that drops the spans no name
-could be (code marks; a person or place without a letter; a digit inside a person's word; a
-person written only with forms of address)."""
+could be (code marks; a class name of code; a person or place without a letter; a digit
+inside a person's word; a person written only with forms of address)."""
 
 from __future__ import annotations
 
@@ -42,6 +42,26 @@ def test_a_person_or_place_has_a_letter_and_a_person_no_digit_inside_a_word():
         ("1&1", "ORG"),
         ("m1TxE3hv4VeGLnxl", "USERNAME"),
         ("@@", "SECRET"),
+    ]:
+        assert not cannot_be_name(value, label), (value, label)
+
+
+def test_a_class_name_of_code_is_no_name():
+    for value, label in [
+        ("KeyError", "ORG"),
+        ("KeyError", "PERSON"),
+        ("NullPointerException", "ORG"),
+        ("RequestHandler", "PERSON"),
+        ("DeprecationWarning", "LOCATION"),
+    ]:
+        assert cannot_be_name(value, label), (value, label)
+    # A word alone, words apart, a name that ends so by chance, and other types stay.
+    for value, label in [
+        ("Error", "PERSON"),
+        ("Key Error", "ORG"),
+        ("Handler", "PERSON"),
+        ("McHandler", "PERSON"),
+        ("KeyError", "SECRET"),
     ]:
         assert not cannot_be_name(value, label), (value, label)
 

@@ -216,16 +216,27 @@ _LETTERED_TYPES: frozenset[str] = frozenset({"PERSON", "LOCATION"})
 _DIGIT_INSIDE_A_WORD = re.compile(r"[^\W\d_]\d+[^\W\d_]")
 
 
+# One camel-case identifier whose last part names a kind of class ("KeyError",
+# "NullPointerException", "RequestHandler"): tracebacks and logs are full of them, and no
+# person, firm or place is named so (a first part of two letters may be a surname's "Mc").
+_CODE_CLASS_NAME = re.compile(
+    r"[A-Z][a-z0-9]{2,}(?:[A-Z][a-z0-9]+)*"
+    r"(?:Error|Exception|Warning|Handler|Factory|Controller|Repository|Listener|Adapter"
+    r"|Serializer|Middleware)"
+)
+
+
 def cannot_be_name(value: str, label: str) -> bool:
     """Whether ``value``, proposed as a name of type ``label``, is written as no name is.
 
-    That is: it holds code marks (:func:`holds_code_marks`); or it is a person or a place
+    That is: it holds code marks (:func:`holds_code_marks`); or it is one camel-case
+    identifier of a class kind ("KeyError", "RequestHandler"); or it is a person or a place
     without a letter ("@@", an emoji); or it is a person with a digit between the letters of
     a word (a key such as "m1TxE3hv4VeGLnxl"). Other types are never refused.
     """
     if label not in NAME_TYPES:
         return False
-    if holds_code_marks(value):
+    if holds_code_marks(value) or _CODE_CLASS_NAME.fullmatch(value) is not None:
         return True
     if label in _LETTERED_TYPES and not any(ch.isalpha() for ch in value):
         return True
