@@ -219,10 +219,11 @@ _DIGIT_INSIDE_A_WORD = re.compile(r"[^\W\d_]\d+[^\W\d_]")
 # One camel-case identifier whose last part names a kind of class ("KeyError",
 # "NullPointerException", "RequestHandler"): tracebacks and logs are full of them, and no
 # person, firm or place is named so (a first part of two letters may be a surname's "Mc").
+# Anchored at both ends: tried at every start, the humps would backtrack quadratically.
 _CODE_CLASS_NAME = re.compile(
-    r"[A-Z][a-z0-9]{2,}(?:[A-Z][a-z0-9]+)*"
+    r"\A[A-Z][a-z0-9]{2,}(?:[A-Z][a-z0-9]+)*"
     r"(?:Error|Exception|Warning|Handler|Factory|Controller|Repository|Listener|Adapter"
-    r"|Serializer|Middleware)"
+    r"|Serializer|Middleware)\Z"
 )
 
 
@@ -236,7 +237,7 @@ def cannot_be_name(value: str, label: str) -> bool:
     """
     if label not in NAME_TYPES:
         return False
-    if holds_code_marks(value) or _CODE_CLASS_NAME.fullmatch(value) is not None:
+    if holds_code_marks(value) or _CODE_CLASS_NAME.match(value) is not None:
         return True
     if label in _LETTERED_TYPES and not any(ch.isalpha() for ch in value):
         return True
