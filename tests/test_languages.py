@@ -106,6 +106,11 @@ def test_bad_language_data_is_refused_with_its_location(tmp_path: Path, yaml_tex
         ("nl", "Het voorstel van den heer van Zuylen werd verworpen", "van Zuylen"),
         ("nl", "Namens de gedaagden trad de heer mr. Heeren op", "Heeren"),
         ("nl", "Zo sprak de Heer tot Mozes", None),
+        # Dutch forms of address as historic papers write them: without a full stop, a
+        # captain's, a reverend's, the plural "HH.".
+        ("nl", "waargenomen door mr van den Bergh, konkludeerde", "van den Bergh"),
+        ("nl", "Het schip van Kapt. Hoogeveen is binnen", "Hoogeveen"),
+        ("nl", "De preek van ds. Brouwer duurde lang", "Brouwer"),
         ("fr", "Il a été reçu par monsieur Paul Girard hier", "Paul Girard"),
         ("fr", "Le nommé Lucien Barbier, cultivateur, a été arrêté", "Lucien Barbier"),
         ("es", "Llegó doña Carmen Ruiz con su hija", "Carmen Ruiz"),
