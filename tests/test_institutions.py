@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import unicodedata
 from importlib import resources
 from pathlib import Path
 
@@ -59,10 +60,26 @@ def test_a_span_with_an_institution_word_names_an_institution(span):
         "Maria Porter",
         "Tom Holding",
         "Ivan Banka",
+        # An elided particle's surname, and surnames a review found in the lists.
+        "Michel de L'Hospital",
+        "Guillaume de l’Hôpital",
+        "Vilma Banky",
+        "Anna Kavana",
+        "Inn Soo",
     ],
 )
 def test_names_that_resemble_institutions_are_left_alone(span):
     assert not names_institution(span, WORDS)
+
+
+def test_an_accent_written_as_a_combining_mark_matches():
+    assert names_institution(unicodedata.normalize("NFD", "Hôpital Saint-Louis"), WORDS)
+
+
+def test_every_listed_word_is_letters_only_and_three_or_more():
+    # A word with a mark would never match, and two letters are an author's initials.
+    for word in WORDS:
+        assert word.isalpha() and len(word) >= 3, word
 
 
 def test_no_institution_word_is_a_name_of_the_shipped_tables():
@@ -76,6 +93,10 @@ def test_no_institution_word_is_a_name_of_the_shipped_tables():
         assert word not in mixed["first_names"] and word not in mixed["surnames"], word
 
 
+# Gold persons of the corpora here that are an institution's names: annotation slips.
+GOLD_SLIPS = {"University of Arkansas", "Kayak Magazine"}
+
+
 def test_no_institution_word_is_in_a_gold_person_of_the_corpora_here():
     # Every annotated English file of the repository: real text, precision and written sets.
     corpus = Path(__file__).resolve().parent.parent / "corpus"
@@ -86,11 +107,12 @@ def test_no_institution_word_is_in_a_gold_person_of_the_corpora_here():
         for line in path.open(encoding="utf-8"):
             row = json.loads(line)
             for span in row.get("spans", []):
-                if span["label"] in ("PERSON", "PER"):
+                if span["label"].upper() in ("PERSON", "PER"):
                     persons += 1
                     name = row["text"][span["start"] : span["end"]]
-                    assert not names_institution(name, WORDS), (path.name, span["start"])
-    assert persons > 5_000
+                    if name not in GOLD_SLIPS:
+                        assert not names_institution(name, WORDS), (path.name, span["start"])
+    assert persons > 10_000
 
 
 def test_every_language_with_data_names_its_institutions():

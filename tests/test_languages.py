@@ -107,11 +107,13 @@ def test_bad_language_data_is_refused_with_its_location(tmp_path: Path, yaml_tex
         ("nl", "Namens de gedaagden trad de heer mr. Heeren op", "Heeren"),
         ("nl", "Zo sprak de Heer tot Mozes", None),
         # Dutch forms of address as historic papers write them: without a full stop, a
-        # captain's, a reverend's, the plural "HH.".
+        # captain's, a reverend's.
         ("nl", "waargenomen door mr van den Bergh, konkludeerde", "van den Bergh"),
         ("nl", "Het schip van Kapt. Hoogeveen is binnen", "Hoogeveen"),
         ("nl", "De preek van ds. Brouwer duurde lang", "Brouwer"),
-        ("de", "Sprechstunde bei Doktor Weber am Montag", "Weber"),
+        # German capitalises every noun, so a plural or a bare title would cue one.
+        ("de", "Die Herren Kollegen stimmten zu", None),
+        ("xx", "Format HH. Minutes optional", None),
         ("fr", "Le docteur Vitoux a examiné la malade", "Vitoux"),
         ("fr", "Mgr Dupanloup a prêché hier", "Dupanloup"),
         ("sv", "Föreläsningen hölls av docent Lindqvist i aulan", "Lindqvist"),

@@ -216,14 +216,16 @@ _LETTERED_TYPES: frozenset[str] = frozenset({"PERSON", "LOCATION"})
 _DIGIT_INSIDE_A_WORD = re.compile(r"[^\W\d_]\d+[^\W\d_]")
 
 
-# One camel-case identifier whose last part names a kind of class ("KeyError",
-# "NullPointerException", "RequestHandler"): tracebacks and logs are full of them, and no
-# person, firm or place is named so (a first part of two letters may be a surname's "Mc").
-# Anchored at both ends: tried at every start, the humps would backtrack quadratically.
+# One camel-case identifier whose last part names a kind of class ("KeyError", "IOError",
+# "NullPointerException", "RequestHandler"): tracebacks and logs are full of them, and they
+# name no person or place. "Factory" is not listed: firms are named so ("CloudFactory"). A
+# first part of two letters is read only in capitals: in "McHandler" it is a surname's "Mc".
+# Anchored at both ends, so that a search too tries one start: tried at every start, the
+# humps would backtrack quadratically.
 _CODE_CLASS_NAME = re.compile(
-    r"\A[A-Z][a-z0-9]{2,}(?:[A-Z][a-z0-9]+)*"
-    r"(?:Error|Exception|Warning|Handler|Factory|Controller|Repository|Listener|Adapter"
-    r"|Serializer|Middleware)\Z"
+    r"\A(?:[A-Z]{2,}|[A-Z][a-z0-9]{2,})(?:[A-Z][a-z0-9]+)*"
+    r"(?:Error|Exception|Warning|Handler|Controller|Repository|Listener|Adapter|Serializer"
+    r"|Middleware)\Z"
 )
 
 

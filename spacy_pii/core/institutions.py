@@ -13,9 +13,11 @@ union.
 
 A PERSON candidate that holds one of the words, as a whole word in any letter case, becomes an
 ORG candidate with the same score, so that the ORG threshold and the pipeline's types decide
-it as they decide any organisation. Only words that no person is named with are listed: no
-word of the shipped name tables ("Court", "Consiglio" and "Sud" are surnames, "Sala" and
-"Corte" too), and no word that is also a title.
+it as they decide any organisation. The lists leave out what would retype a person: every
+word of the shipped name tables ("Court", "Consiglio", "Sala", "Holding" and "Banka" are
+surnames there), surnames the tables lack that a review found ("Banky", "Kavana", "Inn"),
+abbreviations that fold to a common word ("TuS", "SpA"), words of two letters, and titles.
+A word after an apostrophe is not read (an elided particle's surname, "de L'Hospital").
 
 Pure Python over strings and offsets: no spaCy.
 """
@@ -24,14 +26,16 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
 from .hits import Hit
 from .languages import MIXED, language_rules
 
-# The listed words are letters only.
-_WORD = re.compile(r"[^\W\d_]+")
+# The listed words are letters only. A word glued after an apostrophe is an elided particle's
+# surname ("Michel de L'Hospital", "Guillaume de l'Hôpital"), never read.
+_WORD = re.compile(r"(?<!['’])[^\W\d_]+")
 
 
 @lru_cache(maxsize=1)
@@ -41,8 +45,10 @@ def institution_words() -> frozenset[str]:
 
 
 def names_institution(span: str, words: frozenset[str]) -> bool:
-    """Whether ``span`` holds one of ``words`` as a whole word, in any letter case."""
-    return any(word.group().casefold() in words for word in _WORD.finditer(span))
+    """Whether ``span`` holds one of ``words`` as a whole word, in any letter case (composed
+    first, so that an accent written as a combining mark matches)."""
+    composed = unicodedata.normalize("NFC", span)
+    return any(word.group().casefold() in words for word in _WORD.finditer(composed))
 
 
 def retype_institutions(text: str, hits: Iterable[Hit], words: frozenset[str]) -> list[Hit]:
