@@ -63,6 +63,8 @@ def test_a_span_with_an_institution_word_names_an_institution(span):
         # An elided particle's surname, and surnames a review found in the lists.
         "Michel de L'Hospital",
         "Guillaume de l’Hôpital",
+        # The whole word after an apostrophe is skipped, not only its first letter.
+        "Pierre d'Euniversité",
         "Vilma Banky",
         "Anna Kavana",
         "Inn Soo",

@@ -34,8 +34,10 @@ from .hits import Hit
 from .languages import MIXED, language_rules
 
 # The listed words are letters only. A word glued after an apostrophe is an elided particle's
-# surname ("Michel de L'Hospital", "Guillaume de l'Hôpital"), never read.
-_WORD = re.compile(r"(?<!['’])[^\W\d_]+")
+# surname ("Michel de L'Hospital", "Guillaume de l'Hôpital"): it is matched with its
+# apostrophe and skipped whole (a look-behind alone would still read its tail, "ospital").
+_WORD = re.compile(r"['’]?[^\W\d_]+")
+_APOSTROPHES = "'’"
 
 
 @lru_cache(maxsize=1)
@@ -48,7 +50,9 @@ def names_institution(span: str, words: frozenset[str]) -> bool:
     """Whether ``span`` holds one of ``words`` as a whole word, in any letter case (composed
     first, so that an accent written as a combining mark matches)."""
     composed = unicodedata.normalize("NFC", span)
-    return any(word.group().casefold() in words for word in _WORD.finditer(composed))
+    return any(
+        word[0] not in _APOSTROPHES and word.casefold() in words for word in _WORD.findall(composed)
+    )
 
 
 def retype_institutions(text: str, hits: Iterable[Hit], words: frozenset[str]) -> list[Hit]:
