@@ -7,7 +7,7 @@ from __future__ import annotations
 import spacy
 
 from spacy_pii.adapters.span_groups import hits_to_group
-from spacy_pii.core.conventions import cannot_be_name, holds_code_marks, names_nobody
+from spacy_pii.core.conventions import cannot_be_name, holds_code_marks, lone_letter, names_nobody
 from spacy_pii.core.hits import Hit
 
 
@@ -84,6 +84,38 @@ def test_a_person_written_only_with_forms_of_address_names_nobody():
     assert not _names_nobody("Contact: Mr. Judge, tel 555", "Judge")
     assert not _names_nobody("the Judge said", "Judge", "ORG")
     assert not _names_nobody("", "")
+
+
+def _lone_letter(text: str, value: str, label: str = "PERSON") -> bool:
+    start = text.index(value)
+    return lone_letter(text, start, start + len(value), label)
+
+
+def test_one_letter_alone_names_nothing_unless_a_form_of_address_precedes_a_person():
+    assert _lone_letter("See Annex B, points (a) to (d).", "B", "ORG")
+    assert _lone_letter("Pupils equal; pulses N", "N", "ORG")
+    assert _lone_letter("Knee L. swollen", "L.", "PERSON")
+    assert _lone_letter("Road E", "E", "LOCATION")
+    assert _lone_letter("Ä stands alone", "Ä", "PERSON")
+    # Judgments name parties by a letter after a form of address.
+    assert not _lone_letter("The mother: Ms K., represented by", "K.")
+    assert not _lone_letter("The applicants, Mr X and Ms Y, are", "X")
+    assert not _lone_letter("THE FATHER: MR. Q. in person", "Q.")
+    # Two letters, an initial with a surname, other types and an empty span stay.
+    assert not _lone_letter("Ask AB about it", "AB", "ORG")
+    assert not _lone_letter("Ask J. Smith", "J. Smith")
+    assert not _lone_letter("Block B", "B", "ADDRESS")
+    assert not _lone_letter("", "")
+
+
+def test_the_merge_keeps_a_letter_after_a_form_of_address_of_another_language():
+    text = "Herr K. und die Anlage B"
+    at = text.index
+    hits = [
+        Hit(at("K."), at("K.") + 2, "PERSON", 0.9, "ner", "model"),
+        Hit(at("B"), at("B") + 1, "ORG", 0.9, "ner", "model"),
+    ]
+    assert _merged(text, hits) == [("K.", "PERSON")]
 
 
 def _merged(text: str, hits: list[Hit]) -> list[tuple[str, str]]:

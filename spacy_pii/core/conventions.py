@@ -253,6 +253,26 @@ _NAME_LIKE_TITLES: frozenset[str] = frozenset(
 )
 
 
+# One letter, with or without a full stop: a section, a grade, a compass point or an initial
+# ("Annex B", "N", "L."). A person is so written only where a form of address stands before
+# it: judgments name parties so ("Mrs F.", "Mr X", "Herr K.").
+_LONE_LETTER = re.compile(r"\A[^\W\d_]\.?\Z")
+
+
+def lone_letter(
+    text: str, start: int, end: int, label: str, address_forms: frozenset[str] = HONORIFICS
+) -> bool:
+    """Whether the name span ``text[start:end]`` is one letter that names nothing: any
+    organisation or place, and a person without a form of address just before it (one of
+    ``address_forms``, lower case without a full stop)."""
+    if label not in NAME_TYPES or _LONE_LETTER.match(text[start:end].strip()) is None:
+        return False
+    if label != "PERSON":
+        return True
+    before = words_before(text, start)
+    return not (before and before[-1].lower().rstrip(".,") in address_forms)
+
+
 def names_nobody(text: str, start: int, end: int, label: str) -> bool:
     """Whether the PERSON span ``text[start:end]`` is written only with forms of address
     (:data:`HONORIFICS`: "Judge" after "Patrick J. Moynihan,", "LORD JUSTICE"), which name

@@ -251,6 +251,14 @@ def rules_if_known(code: str | None) -> LanguageRules | None:
         return None
 
 
+def every_title() -> frozenset[str]:
+    """Every shipped language's forms of address, ambiguous ones too, lower case without a
+    trailing full stop: enough to keep a span after one, where ``xx``'s titles are for
+    proposing a name and so hold only the unambiguous ones."""
+    table = load_languages()
+    return frozenset(title.lower().rstrip(".") for title in _union(table, "titles"))
+
+
 def language_families() -> dict[str, tuple[str, ...]]:
     """The shipped languages by family (``{"Romance": ("es", "fr", ...)}``), sorted."""
     families: dict[str, list[str]] = {}

@@ -25,7 +25,9 @@ resolution (:func:`spacy_pii.core.conventions.cannot_be_name`): one that holds a
 or markup (``=``, ``<``, ``"``, a control character, a rule of hyphens), a person or place
 without a letter, or a person with a digit between the letters of a word (a key); so is a
 person written only with forms of address ("Judge", "LORD JUSTICE": :func:`spacy_pii.core.
-conventions.names_nobody`). With
+conventions.names_nobody`), and one letter alone ("Annex B", "N"), a person kept only after
+a form of address of any language's rule data ("Mrs F.":
+:func:`spacy_pii.core.conventions.lone_letter`). With
 ``drop_eponyms`` on, so is a name that names a sign, test, disease or device (``Tinel's
 sign``, ``Lyme disease``, ``signo de Trousseau``: :mod:`spacy_pii.core.eponyms`). With
 ``retype_institutions`` on, a person candidate that holds a word of a court's, an
@@ -54,10 +56,11 @@ from spacy.util import SimpleFrozenList, filter_spans
 
 from ..adapters.component_data import data_from_bytes, data_from_disk, data_to_bytes, data_to_disk
 from ..adapters.span_groups import group_to_hits, hits_to_group
-from ..core.conventions import cannot_be_name, names_nobody
+from ..core.conventions import HONORIFICS, cannot_be_name, lone_letter, names_nobody
 from ..core.eponyms import EponymWords, eponym_words, is_eponym
 from ..core.hits import Hit
 from ..core.institutions import institution_words, retype_institutions
+from ..core.languages import every_title
 from ..core.nickname_join import join_nicknames
 from ..core.propagate import PropagationSettings, propagate_mentions
 from ..core.resolve import resolve
@@ -229,6 +232,7 @@ class PiiMerge(Pipe):
         self.institution_words: frozenset[str] = (
             institution_words() if self.settings.retype_institutions else frozenset()
         )
+        self.address_forms: frozenset[str] = HONORIFICS | every_title()
 
     # -- settings and data ---------------------------------------------------------
 
@@ -338,6 +342,7 @@ class PiiMerge(Pipe):
             for hit in candidates
             if not cannot_be_name(text[hit.start : hit.end], hit.label)
             and not names_nobody(text, hit.start, hit.end, hit.label)
+            and not lone_letter(text, hit.start, hit.end, hit.label, self.address_forms)
             and not is_eponym(text, hit.start, hit.end, hit.label, self.eponym_words)
             and not self._allow_listed(text, hit)
         ]
