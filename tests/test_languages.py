@@ -223,9 +223,52 @@ def test_an_unknown_language_setting_is_a_config_error():
 
 
 @pytest.mark.parametrize(
+    ("lang", "text", "name"),
+    [
+        (
+            "ru",
+            "Великий писатель Лев Николаевич Толстой родился в Ясной Поляне",
+            "Лев Николаевич Толстой",
+        ),
+        ("ru", "Встреча с Олегом Викторовичем прошла спокойно", "Олегом Викторовичем"),
+        ("ru", "Мы говорили с Иваном Петровичем Сидоровым вчера", "Иваном Петровичем Сидоровым"),
+        ("ru", "Пациентка Анна Сергеевна жалоб не предъявляет", "Анна Сергеевна"),
+        ("ru", "Музыку написал Пётр Ильич Чайковский", "Пётр Ильич Чайковский"),
+        ("ru", "Рядом сидела Анна Ильинична", "Анна Ильинична"),
+        # Mixed or unknown text reads every language's endings.
+        ("xx", "Report signed by Олег Борисович on Monday", "Олег Борисович"),
+    ],
+)
+def test_a_patronymic_makes_a_name_with_the_given_name_and_surname(lang, text, name):
+    assert name in _found(text, lang, "PERSON")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Adjectives with the endings of a female patronymic's other forms are not listed.
+        "Председатель Верховной Рады выступил с заявлением",
+        "Ситуация Типична для этого региона",
+        # A patronymic needs a capitalised given name right before it, on its line.
+        "Встреча с петровичем прошла",
+        "Директор,\nПетрович ушёл",
+        # Serbian surnames end in -ић, not -ич.
+        "Министар Марко Петровић је рекао",
+    ],
+)
+def test_no_name_without_a_capitalised_given_name_and_patronymic(text):
+    for lang in ("ru", "xx"):
+        hits = find_rule_hits(text, RuleSettings(language=lang))
+        assert [h for h in hits if h.detector.endswith(".patronymic")] == [], lang
+
+
+@pytest.mark.parametrize(
     "unit",
     [
         "Nombre: ",  # a form label with no value, many times
+        # Given names and patronymics, each a read; one endless word that ends like one.
+        "Иван Петрович Ович ",
+        "Петровичович" * 5 + " ",
         # Street words and capitalised names with no house number: each starts a read.
         "Calle De La Del Los Las Gran Vía Mayor Nueva " * 3 + "\n",
         # Compound street endings and short numbers, every one refused ("Straße" alone).

@@ -73,6 +73,7 @@ class LanguageRules(BaseModel):
     gov_id_countries: tuple[str, ...] = ()
     titles: tuple[str, ...] = ()
     name_fields: tuple[str, ...] = ()
+    patronymic_endings: tuple[str, ...] = ()
     place_words: tuple[str, ...] = ()
     venue_heads: tuple[str, ...] = ()
     venue_prefixes: tuple[str, ...] = ()
@@ -100,13 +101,12 @@ class LanguageRules(BaseModel):
     date_order: Literal["DMY", "YMD"] = "DMY"
 
     @field_validator(
-        "titles", "name_fields", "place_words", "venue_heads", "venue_prefixes",
-        "firm_suffixes", "institution_words", "eponym_heads", "eponym_possessive_heads",
-        "eponym_prefixes", "eponym_finding_heads", "eponym_findings", "street_words",
-        "street_endings",
-        "street_connectors", "house_words", "unit_words",
-        "address_fields", "phone_cues", "email_cues", "id_cues", "secret_cues", "birth_cues",
-        "email_at", "email_dot", "months",
+        "titles", "name_fields", "patronymic_endings", "place_words", "venue_heads",
+        "venue_prefixes", "firm_suffixes", "institution_words", "eponym_heads",
+        "eponym_possessive_heads", "eponym_prefixes", "eponym_finding_heads",
+        "eponym_findings", "street_words", "street_endings", "street_connectors",
+        "house_words", "unit_words", "address_fields", "phone_cues", "email_cues", "id_cues",
+        "secret_cues", "birth_cues", "email_at", "email_dot", "months",
     )  # fmt: skip
     @classmethod
     def _clean_words(cls, value: tuple[str, ...]) -> tuple[str, ...]:
@@ -189,13 +189,12 @@ def _english_word(word: str) -> bool:
 def mixed_rules(table: LanguageTable) -> LanguageRules:
     """``xx``: every language's cues and regions, unambiguous titles, no id defaults."""
     fields = (
-        "countries", "name_fields", "place_words", "venue_heads", "venue_prefixes",
-        "firm_suffixes", "institution_words", "eponym_heads", "eponym_possessive_heads",
-        "eponym_prefixes", "eponym_finding_heads", "eponym_findings", "street_words",
-        "street_endings",
-        "street_connectors", "house_words", "unit_words",
-        "address_fields", "phone_cues", "email_cues", "id_cues", "secret_cues", "birth_cues",
-        "email_at", "email_dot", "months",
+        "countries", "name_fields", "patronymic_endings", "place_words", "venue_heads",
+        "venue_prefixes", "firm_suffixes", "institution_words", "eponym_heads",
+        "eponym_possessive_heads", "eponym_prefixes", "eponym_finding_heads",
+        "eponym_findings", "street_words", "street_endings", "street_connectors",
+        "house_words", "unit_words", "address_fields", "phone_cues", "email_cues", "id_cues",
+        "secret_cues", "birth_cues", "email_at", "email_dot", "months",
     )  # fmt: skip
     merged = {field: _union(table, field) for field in fields}
     merged["street_words"] = tuple(w for w in merged["street_words"] if not _english_word(w))

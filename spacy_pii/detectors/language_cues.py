@@ -5,7 +5,9 @@ One detector per language reads that language's :class:`LanguageRules` and finds
 * **PERSON** after a form of address ("Herr Müller", "Mme Dubois", "D.ª Carmen Ruiz") and
   after a form label with a colon ("Nombre: Ernesto", "Apellidos: Rivera Bueno", the header
   blocks of clinical reports). The names are read by the English title cue's word rules
-  (:func:`spacy_pii.detectors.cues._name_after`): capitalised words, at most five.
+  (:func:`spacy_pii.detectors.cues._name_after`): capitalised words, at most five. Also
+  around a patronymic ("Лев Николаевич Толстой", "с Олегом Викторовичем"): the given name
+  before it and a surname right after.
 * **DATE_OF_BIRTH**: a date right after a birth cue ("geb. 12.03.1961", "né le 3 mars 1961",
   "fecha de nacimiento: 03/03/1946"), numeric in the language's order or with a month name.
 * **GOV_ID**: an identifier-shaped run (five digits or more) right after an id cue ("NHC:
@@ -69,6 +71,9 @@ _TITLE_EDGES = ".:ª"
 # A name word holds no digit, no ordinal mark and no colon; a word right before a colon is
 # refused too ("Médico: Ana NºCol:", "Apellidos: Soto. Domicilio:": the next label).
 _NOT_NAME_MARKS = re.compile(r"[º°ª:0-9]")
+# A capitalised word, a hyphenated one whole ("Склодовская-Кюри"); the gap between the words
+# of a patronymic name is spaces on one line.
+_CAPITALISED = r"[^\W\d_][^\W\d_]*(?:-[^\W\d_]+)?"
 # Three words before a title: "Carrer del Dr." has the place word two words back.
 _PLACE_LOOKBACK = 96
 # Five words of at most 64 characters and their gaps.
@@ -105,6 +110,7 @@ class LanguageCueDetector:
         self._title_words = frozenset(
             {t.rstrip(_TITLE_EDGES).lower() for t in rules.titles} | TITLES
         ) - {""}
+        self._patronymic = self._patronymic_pattern(rules)
         fields = _alternation(rules.name_fields)
         self._fields = (
             re.compile(rf"(?<![^\W_])(?:{fields})[ \t]{{0,3}}:", re.I) if fields else None
@@ -116,6 +122,20 @@ class LanguageCueDetector:
         self._email_cues = _word_pattern(rules.email_cues)
         self._date = self._date_pattern(rules)
         self._email = self._email_pattern(rules)
+
+    @staticmethod
+    def _patronymic_pattern(rules: LanguageRules) -> re.Pattern[str] | None:
+        """Given name, patronymic, and an optional surname, each capitalised (checked in
+        :meth:`_patronymic_names`; the pattern itself ignores case, as the endings are lower
+        case)."""
+        endings = _alternation(rules.patronymic_endings)
+        if not endings:
+            return None
+        return re.compile(
+            rf"(?<![^\W_])({_CAPITALISED})[ \t]{{1,3}}([^\W\d_]*(?:{endings}))(?![^\W_])"
+            rf"(?:[ \t]{{1,3}}({_CAPITALISED})(?![^\W_]))?",
+            re.I,
+        )
 
     @staticmethod
     def _date_pattern(rules: LanguageRules) -> re.Pattern[str]:
@@ -163,6 +183,17 @@ class LanguageCueDetector:
             span = self._name_at(text, position)
             if span is not None:
                 yield Hit(span[0], span[1], "PERSON", None, f"{self.id}.title")
+        yield from self._patronymic_names(text)
+
+    def _patronymic_names(self, text: str) -> Iterator[Hit]:
+        if self._patronymic is None:
+            return
+        for match in self._patronymic.finditer(text):
+            given, patronymic, surname = match.group(1, 2, 3)
+            if not (given[0].isupper() and patronymic[0].isupper()):
+                continue
+            end = match.end(3) if surname and surname[0].isupper() else match.end(2)
+            yield Hit(match.start(1), end, "PERSON", None, f"{self.id}.patronymic")
 
     def _after_place_word(self, text: str, position: int) -> bool:
         """Whether the title ending at ``position`` names a street or a building after a
