@@ -9,6 +9,7 @@ import spacy
 from spacy_pii.adapters.span_groups import hits_to_group
 from spacy_pii.core.conventions import cannot_be_name, holds_code_marks, lone_letter, names_nobody
 from spacy_pii.core.hits import Hit
+from spacy_pii.core.languages import every_title
 
 
 def test_code_and_markup_marks_are_found_and_names_have_none():
@@ -87,8 +88,8 @@ def test_a_person_written_only_with_forms_of_address_names_nobody():
 
 
 def _lone_letter(text: str, value: str, label: str = "PERSON") -> bool:
-    start = text.index(value)
-    return lone_letter(text, start, start + len(value), label)
+    start = text.rindex(value)
+    return lone_letter(text, start, start + len(value), label, every_title())
 
 
 def test_one_letter_alone_names_nothing_unless_a_form_of_address_precedes_a_person():
@@ -101,6 +102,14 @@ def test_one_letter_alone_names_nothing_unless_a_form_of_address_precedes_a_pers
     assert not _lone_letter("The mother: Ms K., represented by", "K.")
     assert not _lone_letter("The applicants, Mr X and Ms Y, are", "X")
     assert not _lone_letter("THE FATHER: MR. Q. in person", "Q.")
+    # Forms of two words, forms in brackets or quotes, and other languages' forms.
+    assert not _lone_letter("De heer K. verklaarde dat", "K.")
+    assert not _lone_letter("The mother (Ms K.) told the court", "K.")
+    assert not _lone_letter("“Mr X” said so", "X")
+    assert not _lone_letter("pan K. przyszedł", "K.")
+    # A title written as an ordinary word is no form of address ("Me", "On." are titles).
+    assert _lone_letter("weakness on R", "R")
+    assert _lone_letter("call me K", "K")
     # Two letters, an initial with a surname, other types and an empty span stay.
     assert not _lone_letter("Ask AB about it", "AB", "ORG")
     assert not _lone_letter("Ask J. Smith", "J. Smith")

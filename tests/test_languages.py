@@ -235,12 +235,23 @@ def test_an_unknown_language_setting_is_a_config_error():
         ("ru", "Пациентка Анна Сергеевна жалоб не предъявляет", "Анна Сергеевна"),
         ("ru", "Музыку написал Пётр Ильич Чайковский", "Пётр Ильич Чайковский"),
         ("ru", "Рядом сидела Анна Ильинична", "Анна Ильинична"),
+        # Stress marks, as encyclopedias print them, neither split nor start a word.
+        ("ru", "Лев Никола́евич Толсто́й — русский писатель", "Лев Никола́евич Толсто́й"),
+        ("ru", "Ива́н Петро́вич Си́доров пришёл", "Ива́н Петро́вич Си́доров"),
         # Mixed or unknown text reads every language's endings.
         ("xx", "Report signed by Олег Борисович on Monday", "Олег Борисович"),
     ],
 )
 def test_a_patronymic_makes_a_name_with_the_given_name_and_surname(lang, text, name):
     assert name in _found(text, lang, "PERSON")
+
+
+def test_a_surname_that_ends_like_a_patronymic_leaves_no_word_of_the_name_out():
+    # Two reads overlap ("Мицкевич" with the word before, "Сергеевич" with "Игорь"): one span.
+    text = "Подсудимый Мицкевич Игорь Сергеевич признал вину"
+    hits = find_rule_hits(text, RuleSettings(language="ru"))
+    spans = [text[h.start : h.end] for h in hits if h.detector.endswith(".patronymic")]
+    assert len(spans) == 1 and spans[0].endswith("Мицкевич Игорь Сергеевич")
 
 
 @pytest.mark.parametrize(

@@ -255,22 +255,30 @@ _NAME_LIKE_TITLES: frozenset[str] = frozenset(
 
 # One letter, with or without a full stop: a section, a grade, a compass point or an initial
 # ("Annex B", "N", "L."). A person is so written only where a form of address stands before
-# it: judgments name parties so ("Mrs F.", "Mr X", "Herr K.").
+# it: judgments name parties so ("Mrs F.", "Mr X", "Herr K.", "de heer K.").
 _LONE_LETTER = re.compile(r"\A[^\W\d_]\.?\Z")
+# What may cling to a form of address before the letter: "(Ms K.)", "“Mr X”".
+_CLINGING = "([{\"'“‘«„"
 
 
 def lone_letter(
-    text: str, start: int, end: int, label: str, address_forms: frozenset[str] = HONORIFICS
+    text: str, start: int, end: int, label: str, titles: frozenset[str] = frozenset()
 ) -> bool:
     """Whether the name span ``text[start:end]`` is one letter that names nothing: any
-    organisation or place, and a person without a form of address just before it (one of
-    ``address_forms``, lower case without a full stop)."""
+    organisation or place, and a person without a form of address just before it. A form of
+    address is an English honorific in any letter case, or one of ``titles`` (one or two
+    words, without a final full stop) as written: "on" and "me" are words, "On." and "Me"
+    titles."""
     if label not in NAME_TYPES or _LONE_LETTER.match(text[start:end].strip()) is None:
         return False
     if label != "PERSON":
         return True
-    before = words_before(text, start)
-    return not (before and before[-1].lower().rstrip(".,") in address_forms)
+    before = [word.lstrip(_CLINGING).rstrip(".,:") for word in words_before(text, start)]
+    if not before:
+        return True
+    last = before[-1]
+    pair = " ".join(before[-2:])
+    return not (last.lower() in HONORIFICS or last in titles or pair in titles)
 
 
 def names_nobody(text: str, start: int, end: int, label: str) -> bool:

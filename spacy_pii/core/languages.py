@@ -251,11 +251,15 @@ def rules_if_known(code: str | None) -> LanguageRules | None:
 
 
 def every_title() -> frozenset[str]:
-    """Every shipped language's forms of address, ambiguous ones too, lower case without a
-    trailing full stop: enough to keep a span after one, where ``xx``'s titles are for
-    proposing a name and so hold only the unambiguous ones."""
-    table = load_languages()
-    return frozenset(title.lower().rstrip(".") for title in _union(table, "titles"))
+    """Every shipped language's forms of address, ambiguous ones too, as written and with a
+    capital first letter, without a final full stop ("de heer", "De heer", "Mme", "On"):
+    enough to keep a span after one, where ``xx``'s titles are for proposing a name and so
+    hold only the unambiguous ones."""
+    forms = set()
+    for title in _union(load_languages(), "titles"):
+        bare = title.rstrip(".")
+        forms.update({bare, bare[:1].upper() + bare[1:]})
+    return frozenset(forms - {""})
 
 
 def language_families() -> dict[str, tuple[str, ...]]:

@@ -71,9 +71,18 @@ _TITLE_EDGES = ".:ª"
 # A name word holds no digit, no ordinal mark and no colon; a word right before a colon is
 # refused too ("Médico: Ana NºCol:", "Apellidos: Soto. Domicilio:": the next label).
 _NOT_NAME_MARKS = re.compile(r"[º°ª:0-9]")
-# A capitalised word, a hyphenated one whole ("Склодовская-Кюри"); the gap between the words
-# of a patronymic name is spaces on one line.
-_CAPITALISED = r"[^\W\d_][^\W\d_]*(?:-[^\W\d_]+)?"
+# A letter of a name, with the stress marks that Russian dictionaries and encyclopedias put
+# on vowels ("Никола́евич", U+0301), so that a mark neither splits a word nor starts one.
+_LETTER = r"(?:[^\W\d_]|[\u0300-\u036f])"
+_NOT_AFTER_LETTER = r"(?<![^\W_])(?<![\u0300-\u036f])"
+_NOT_BEFORE_LETTER = r"(?![^\W_])(?![\u0300-\u036f])"
+# The words around a patronymic: a capitalised word (a hyphenated one whole, "Склодовская-
+# Кюри"), one to three spaces or tabs away on the same line.
+_NAME_WORD = rf"{_LETTER}+(?:-{_LETTER}+)?"
+_WORD_BEFORE = re.compile(rf"{_NOT_AFTER_LETTER}({_NAME_WORD})[ \t]{{1,3}}\Z")
+_WORD_AFTER = re.compile(rf"[ \t]{{1,3}}({_NAME_WORD}){_NOT_BEFORE_LETTER}")
+# How far before a patronymic its given name may start (a hyphenated name and three spaces).
+_GIVEN_NAME_REACH = 80
 # Three words before a title: "Carrer del Dr." has the place word two words back.
 _PLACE_LOOKBACK = 96
 # Five words of at most 64 characters and their gaps.
@@ -125,17 +134,16 @@ class LanguageCueDetector:
 
     @staticmethod
     def _patronymic_pattern(rules: LanguageRules) -> re.Pattern[str] | None:
-        """Given name, patronymic, and an optional surname, each capitalised (checked in
-        :meth:`_patronymic_names`; the pattern itself ignores case, as the endings are lower
-        case)."""
-        endings = _alternation(rules.patronymic_endings)
-        if not endings:
+        """A word with a patronymic's ending, in any letter case (the endings are listed in
+        lower case; :meth:`_patronymic_names` wants a capital)."""
+        if not rules.patronymic_endings:
             return None
-        return re.compile(
-            rf"(?<![^\W_])({_CAPITALISED})[ \t]{{1,3}}([^\W\d_]*(?:{endings}))(?![^\W_])"
-            rf"(?:[ \t]{{1,3}}({_CAPITALISED})(?![^\W_]))?",
-            re.I,
+        # A stress mark may follow any letter of the ending ("Петро́вич").
+        endings = "|".join(
+            "".join(re.escape(char) + "[\u0300-\u036f]?" for char in ending)
+            for ending in sorted(set(rules.patronymic_endings), key=len, reverse=True)
         )
+        return re.compile(rf"{_NOT_AFTER_LETTER}{_LETTER}*(?:{endings}){_NOT_BEFORE_LETTER}", re.I)
 
     @staticmethod
     def _date_pattern(rules: LanguageRules) -> re.Pattern[str]:
@@ -186,14 +194,30 @@ class LanguageCueDetector:
         yield from self._patronymic_names(text)
 
     def _patronymic_names(self, text: str) -> Iterator[Hit]:
+        """Each capitalised patronymic with the capitalised word before it (the given name)
+        and the one after it (the surname), as one span; spans that overlap are joined, so
+        that a surname ending like a patronymic ("Мицкевич Игорь Сергеевич") leaves no word
+        of the name out."""
         if self._patronymic is None:
             return
+        spans: list[list[int]] = []
         for match in self._patronymic.finditer(text):
-            given, patronymic, surname = match.group(1, 2, 3)
-            if not (given[0].isupper() and patronymic[0].isupper()):
+            if not match.group()[0].isupper():
                 continue
-            end = match.end(3) if surname and surname[0].isupper() else match.end(2)
-            yield Hit(match.start(1), end, "PERSON", None, f"{self.id}.patronymic")
+            reach = max(0, match.start() - _GIVEN_NAME_REACH)
+            given = _WORD_BEFORE.search(text, reach, match.start())
+            if given is None or not given.group(1)[0].isupper():
+                continue
+            surname = _WORD_AFTER.match(text, match.end())
+            end = match.end()
+            if surname is not None and surname.group(1)[0].isupper():
+                end = surname.end(1)
+            if spans and given.start(1) < spans[-1][1]:
+                spans[-1][1] = max(spans[-1][1], end)
+            else:
+                spans.append([given.start(1), end])
+        for start, end in spans:
+            yield Hit(start, end, "PERSON", None, f"{self.id}.patronymic")
 
     def _after_place_word(self, text: str, position: int) -> bool:
         """Whether the title ending at ``position`` names a street or a building after a

@@ -56,7 +56,7 @@ from spacy.util import SimpleFrozenList, filter_spans
 
 from ..adapters.component_data import data_from_bytes, data_from_disk, data_to_bytes, data_to_disk
 from ..adapters.span_groups import group_to_hits, hits_to_group
-from ..core.conventions import HONORIFICS, cannot_be_name, lone_letter, names_nobody
+from ..core.conventions import cannot_be_name, lone_letter, names_nobody
 from ..core.eponyms import EponymWords, eponym_words, is_eponym
 from ..core.hits import Hit
 from ..core.institutions import institution_words, retype_institutions
@@ -232,7 +232,7 @@ class PiiMerge(Pipe):
         self.institution_words: frozenset[str] = (
             institution_words() if self.settings.retype_institutions else frozenset()
         )
-        self.address_forms: frozenset[str] = HONORIFICS | every_title()
+        self.address_forms: frozenset[str] = every_title()
 
     # -- settings and data ---------------------------------------------------------
 
