@@ -81,6 +81,12 @@ _NOT_BEFORE_LETTER = r"(?![^\W_])(?![\u0300-\u036f])"
 _NAME_WORD = rf"{_LETTER}+(?:-{_LETTER}+)?"
 _WORD_BEFORE = re.compile(rf"{_NOT_AFTER_LETTER}({_NAME_WORD})[ \t]{{1,3}}\Z")
 _WORD_AFTER = re.compile(rf"[ \t]{{1,3}}({_NAME_WORD}){_NOT_BEFORE_LETTER}")
+
+
+def _is_letter(char: str) -> bool:
+    return char.isalpha() or "\u0300" <= char <= "\u036f"
+
+
 # How far before a patronymic its given name may start (a hyphenated name and three spaces).
 _GIVEN_NAME_REACH = 80
 # Three words before a title: "Carrer del Dr." has the place word two words back.
@@ -134,16 +140,20 @@ class LanguageCueDetector:
 
     @staticmethod
     def _patronymic_pattern(rules: LanguageRules) -> re.Pattern[str] | None:
-        """A word with a patronymic's ending, in any letter case (the endings are listed in
-        lower case; :meth:`_patronymic_names` wants a capital)."""
+        """A patronymic's ending at the end of a word, in any letter case (the endings are
+        listed in lower case; :meth:`_patronymic_names` wants a capital)."""
         if not rules.patronymic_endings:
             return None
-        # A stress mark may follow any letter of the ending ("Петро́вич").
+        # Each letter in either case, and a stress mark may follow it ("Петро́вич").
         endings = "|".join(
-            "".join(re.escape(char) + "[\u0300-\u036f]?" for char in ending)
+            "".join(f"[{re.escape(c)}{re.escape(c.upper())}][\u0300-\u036f]?" for c in ending)
             for ending in sorted(set(rules.patronymic_endings), key=len, reverse=True)
         )
-        return re.compile(rf"{_NOT_AFTER_LETTER}{_LETTER}*(?:{endings}){_NOT_BEFORE_LETTER}", re.I)
+        # The ending alone, behind a look-ahead for its first letters: the scan then skips
+        # every position where no ending starts (a whole text in another script) at the
+        # speed of a character search. The word's start is found backwards.
+        first = "".join(sorted({c for e in rules.patronymic_endings for c in (e[0], e[0].upper())}))
+        return re.compile(rf"(?=[{re.escape(first)}])(?:{endings}){_NOT_BEFORE_LETTER}")
 
     @staticmethod
     def _date_pattern(rules: LanguageRules) -> re.Pattern[str]:
@@ -202,10 +212,13 @@ class LanguageCueDetector:
             return
         spans: list[list[int]] = []
         for match in self._patronymic.finditer(text):
-            if not match.group()[0].isupper():
+            start = match.start()
+            while start and _is_letter(text[start - 1]):
+                start -= 1
+            if not text[start].isupper():
                 continue
-            reach = max(0, match.start() - _GIVEN_NAME_REACH)
-            given = _WORD_BEFORE.search(text, reach, match.start())
+            reach = max(0, start - _GIVEN_NAME_REACH)
+            given = _WORD_BEFORE.search(text, reach, start)
             if given is None or not given.group(1)[0].isupper():
                 continue
             surname = _WORD_AFTER.match(text, match.end())
