@@ -61,6 +61,18 @@ def _no_blank(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(values))
 
 
+# The word-list keys that every language may hold and that ``xx`` joins (``titles`` and
+# ``countries`` are each handled on their own).
+_WORD_LISTS = (
+    "name_fields", "patronymic_endings", "place_words", "venue_heads", "venue_prefixes",
+    "firm_suffixes", "institution_words", "eponym_heads", "eponym_possessive_heads",
+    "eponym_prefixes", "eponym_finding_heads", "eponym_findings", "street_words",
+    "street_endings", "street_connectors", "house_words", "unit_words", "address_fields",
+    "phone_cues", "email_cues", "id_cues", "secret_cues", "birth_cues", "email_at",
+    "email_dot", "months",
+)  # fmt: skip
+
+
 class LanguageRules(BaseModel):
     """One language's rule data. See the YAML file's header for each key."""
 
@@ -100,14 +112,7 @@ class LanguageRules(BaseModel):
     months: tuple[str, ...] = ()
     date_order: Literal["DMY", "YMD"] = "DMY"
 
-    @field_validator(
-        "titles", "name_fields", "patronymic_endings", "place_words", "venue_heads",
-        "venue_prefixes", "firm_suffixes", "institution_words", "eponym_heads",
-        "eponym_possessive_heads", "eponym_prefixes", "eponym_finding_heads",
-        "eponym_findings", "street_words", "street_endings", "street_connectors",
-        "house_words", "unit_words", "address_fields", "phone_cues", "email_cues", "id_cues",
-        "secret_cues", "birth_cues", "email_at", "email_dot", "months",
-    )  # fmt: skip
+    @field_validator("titles", *_WORD_LISTS)
     @classmethod
     def _clean_words(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         return _no_blank(value)
@@ -188,15 +193,7 @@ def _english_word(word: str) -> bool:
 
 def mixed_rules(table: LanguageTable) -> LanguageRules:
     """``xx``: every language's cues and regions, unambiguous titles, no id defaults."""
-    fields = (
-        "countries", "name_fields", "patronymic_endings", "place_words", "venue_heads",
-        "venue_prefixes", "firm_suffixes", "institution_words", "eponym_heads",
-        "eponym_possessive_heads", "eponym_prefixes", "eponym_finding_heads",
-        "eponym_findings", "street_words", "street_endings", "street_connectors",
-        "house_words", "unit_words", "address_fields", "phone_cues", "email_cues", "id_cues",
-        "secret_cues", "birth_cues", "email_at", "email_dot", "months",
-    )  # fmt: skip
-    merged = {field: _union(table, field) for field in fields}
+    merged = {field: _union(table, field) for field in ("countries", *_WORD_LISTS)}
     merged["street_words"] = tuple(w for w in merged["street_words"] if not _english_word(w))
     titles = tuple(t for t in _union(table, "titles") if _unambiguous_title(t))
     return LanguageRules(code=MIXED, name="mixed or unknown", titles=titles, **merged)
