@@ -26,7 +26,7 @@ or markup (``=``, ``<``, ``"``, a control character, a rule of hyphens), a perso
 without a letter, or a person with a digit between the letters of a word (a key); so is a
 person written only with forms of address ("Judge", "LORD JUSTICE": :func:`spacy_pii.core.
 conventions.names_nobody`), and one letter alone ("Annex B", "N"), a person kept only after
-a form of address of any language's rule data ("Mrs F.":
+an English honorific or a title of any language's rule data ("Mrs F.", "de heer K.":
 :func:`spacy_pii.core.conventions.lone_letter`). With
 ``drop_eponyms`` on, so is a name that names a sign, test, disease or device (``Tinel's
 sign``, ``Lyme disease``, ``signo de Trousseau``: :mod:`spacy_pii.core.eponyms`). With
