@@ -130,6 +130,36 @@ def test_a_span_without_letters_has_features_too():
     assert row["has_digit"] == 1.0 and row["zipf_max"] == 0.0 and row["first_name_share"] == 0
 
 
+def test_prose_is_not_uniformly_cased_though_its_letters_are_nearly_all_lower_case():
+    prose = (
+        "The patient was reviewed this morning with her daughter, and Mary Smith from the "
+        "ward team agreed that the plan for discharge should wait until the results are back."
+    )
+    casing = DocumentCasing.of(prose)
+    assert casing.lower_share > 0.95
+    assert casing.letters_in_one_case
+    assert not casing.uniform
+    assert DocumentCasing.of(prose.lower()).uniform
+    assert DocumentCasing.of(prose.upper()).uniform
+
+
+def test_shorthand_in_long_prose_is_matched_only_as_written():
+    prose = (
+        "Reviewed on the ward this morning with her daughter present, and Dee Smith from the "
+        "team agreed that the plan should wait until the results come back; Pt is npo for now."
+    )
+    tables = NameTables(language="en", shorthand=frozenset({"NPO", "DEE"}))
+    casing = DocumentCasing.of(prose, tables)
+    assert casing.shorthand_share == 0.0
+    lower = prose.lower()
+    assert DocumentCasing.of(lower, tables).shorthand_share > 0.0
+    start = prose.index("Dee")
+    row = candidate_features(
+        prose, Candidate(start, start + 3, "PERSON", 0.9, False), casing, tables
+    )
+    assert row[FEATURE_NAMES.index("shorthand_share")] == 0.0
+
+
 def test_document_casing_shares():
     casing = DocumentCasing.of("ABC def")
     assert (casing.upper_share, casing.lower_share) == (0.5, 0.5)

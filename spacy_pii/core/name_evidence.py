@@ -33,9 +33,13 @@ from .languages import rules_if_known
 ZIPF_CEILING = 8.0
 # log10 counts of the largest names (James: 5.2 M SSA births; Smith: 2.4 M in 2000).
 LOG_COUNT_CEILING = 7.0
-# The share of letters in capitals (or in lower case) above which a document's casing is
-# uniform, so that a word's shape no longer tells a name from a common word.
+# A document is uniformly cased, so that a word's shape no longer tells a name from a
+# common word, when this share of its letters is in capitals, or when at most
+# ``LOWER_CASE_CAPITALS`` of its words (two letters or more) start with a capital. The share
+# of letters alone cannot tell lower-case text from prose: ordinary English prose has 95 % of
+# its letters in lower case.
 UNIFORM_CASE_SHARE = 0.9
+LOWER_CASE_CAPITALS = 0.05
 HONORIFICS = frozenset(
     [
         "mr",
@@ -77,6 +81,7 @@ HONORIFICS = frozenset(
 )
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*", re.UNICODE)
 _TOKEN = re.compile(r"\S+")
+_LONG_WORD = re.compile(r"[^\W\d_]{2,}", re.UNICODE)
 _SYMBOLS = frozenset("_/\\@#=<>{}[]|~$%^*+:;`")
 # Endings of the Greek and Latin words of medicine in their English spelling ("euvolemia",
 # "colostomy", "arthralgias", "neutropenic"); some are the same in other languages ("-osis",
@@ -300,9 +305,19 @@ class DocumentCasing:
     lower_share: float
     code_share: float = 0.0
     shorthand_share: float = 0.0
+    capital_word_share: float = 1.0
 
     @property
     def uniform(self) -> bool:
+        """Whether the text is written all in capitals or all in lower case, so that
+        shorthand is matched whatever its case ("NPO", "npo")."""
+        return _uniform(self.upper_share, self.capital_word_share)
+
+    @property
+    def letters_in_one_case(self) -> bool:
+        """Whether nine letters in ten share one case, as in text in capitals and in most
+        prose. The ranker's casing inputs read this; reading them as :attr:`uniform`
+        instead cost precision on literature and Wikipedia (``configs/README.md``)."""
         return max(self.upper_share, self.lower_share) >= UNIFORM_CASE_SHARE
 
     @classmethod
@@ -316,19 +331,29 @@ class DocumentCasing:
         letters = upper + lower
         if not letters:
             return cls(0.0, 0.0)
+        words = capitals = 0
+        for match in _LONG_WORD.finditer(text):
+            words += 1
+            capitals += match.group()[0].isupper()
+        capital_words = capitals / words if words else 0.0
         tokens = text.split()
         code = sum(1 for t in tokens if _CODE_TOKEN.search(t))
         shorthand = 0
         if tables is not None and tables.shorthand:
-            uniform = max(upper, lower) / letters >= UNIFORM_CASE_SHARE
-            for token in tokens:
-                stripped = token.strip(".,;:()[]")
-                if stripped in tables.shorthand or (
-                    uniform and stripped.casefold() in tables.shorthand_folded
-                ):
-                    shorthand += 1
+            fold = _uniform(upper / letters, capital_words)
+            shorthand = sum(1 for token in tokens if _is_shorthand(token, tables, fold))
         n = max(1, len(tokens))
-        return cls(upper / letters, lower / letters, code / n, shorthand / n)
+        return cls(upper / letters, lower / letters, code / n, shorthand / n, capital_words)
+
+
+def _uniform(upper_share: float, capital_word_share: float) -> bool:
+    return upper_share >= UNIFORM_CASE_SHARE or capital_word_share <= LOWER_CASE_CAPITALS
+
+
+def _is_shorthand(token: str, tables: NameTables, fold: bool) -> bool:
+    """Whether a token is shorthand as written, or, with ``fold``, in any case."""
+    stripped = token.strip(".,;:()[]")
+    return stripped in tables.shorthand or (fold and stripped.casefold() in tables.shorthand_folded)
 
 
 @dataclass(frozen=True)
@@ -415,13 +440,8 @@ def candidate_features(
         for z, f, s in zip(word_zipfs, first, last, strict=True)
         if z < 2.5 / ZIPF_CEILING and f is None and s is None
     )
-    uniform = casing.uniform
-    shorthand = sum(
-        1
-        for token in tokens
-        if (stripped := token.strip(".,;:()[]")) in tables.shorthand
-        or (uniform and stripped.casefold() in tables.shorthand_folded)
-    )
+    uniform = casing.letters_in_one_case
+    shorthand = sum(1 for token in tokens if _is_shorthand(token, tables, casing.uniform))
     drugs = sum(1 for w in folded if w in tables.drugs) / n_words
     # Six letters at least: the endings are three to six letters, and a word of medicine has a
     # stem before its ending ("anemia", "stasis" is not one).
