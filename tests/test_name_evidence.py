@@ -109,6 +109,16 @@ def test_a_common_word_at_a_sentence_start_carries_its_frequency():
     assert common["zipf_max"] > rare["zipf_max"]
 
 
+def test_words_in_no_name_table_are_known_when_common_shorthand_or_a_drug():
+    # "Handoff" is used (Zipf 2.5), "Xqzvor" never; "Mary" and "Smith" are names however
+    # common; "BMP" is shorthand and "Lasix" a drug, rare as words.
+    assert _features("PACU Handoff", "Handoff")["known_non_name_share"] == 1.0
+    assert _features("seen by Xqzvor today", "Xqzvor")["known_non_name_share"] == 0.0
+    assert _features("Mary Smith called", "Mary Smith")["known_non_name_share"] == 0.0
+    assert _features("Dr. Will Handoff", "Will Handoff")["known_non_name_share"] == 0.5
+    assert _features("BMP and Lasix given", "BMP and Lasix")["known_non_name_share"] == 1.0
+
+
 def test_other_detectors_agreement_by_type():
     same = _features("I saw Mary there", "Mary", other_types={"PERSON"})
     other = _features("I saw Mary there", "Mary", other_types={"ORG"})

@@ -135,13 +135,7 @@ def shipped() -> Language:
     "note",
     [
         "Pt NPO after MN, BMP/CBC in AM. PRN Tylenol, VSS, A&Ox3, SCDs on, HOB > 30.",
-        pytest.param(
-            "NEURO: A&OX3, PERRLA. RESP: LS CTA, 2L NC. GI: NPO, +BS. GU: UOP 40 CC/HR, SCDS ON.",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="measured 6 Dec: PERRLA ranks 0.242, over the LOSO PERSON threshold 0.15",
-            ),
-        ),
+        "NEURO: A&OX3, PERRLA. RESP: LS CTA, 2L NC. GI: NPO, +BS. GU: UOP 40 CC/HR, SCDS ON.",
         "cv: nsr on tele, bp stable. plan: cont lasix 40 iv bid, am labs, pt/ot eval, sw dispo.",
     ],
 )

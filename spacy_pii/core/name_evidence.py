@@ -31,6 +31,8 @@ from .languages import rules_if_known
 
 # Zipf 0 is "not seen"; wordfreq's scale tops out near 8 ("the" is 7.7 in English).
 ZIPF_CEILING = 8.0
+# Under this Zipf frequency a word is rare: with no name table holding it, it is unknown.
+RARE_ZIPF = 2.5
 # log10 counts of the largest names (James: 5.2 M SSA births; Smith: 2.4 M in 2000).
 LOG_COUNT_CEILING = 7.0
 # A document is uniformly cased, so that a word's shape no longer tells a name from a
@@ -120,6 +122,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "zipf_max",
     "zipf_mean",
     "unknown_word_share",
+    "known_non_name_share",
     "first_name_share",
     "surname_share",
     "first_name_strength",
@@ -438,7 +441,17 @@ def candidate_features(
     unknown = sum(
         1
         for z, f, s in zip(word_zipfs, first, last, strict=True)
-        if z < 2.5 / ZIPF_CEILING and f is None and s is None
+        if z < RARE_ZIPF / ZIPF_CEILING and f is None and s is None
+    )
+    # The other side of ``unknown``: words in no name table that the language uses often, or
+    # that are shorthand or a drug ("Handoff", "Triage", "Lipid"). A span of such words alone
+    # is seldom a name, which no single frequency or table input says.
+    known_non_names = sum(
+        1
+        for w, z, f, s in zip(folded, word_zipfs, first, last, strict=True)
+        if f is None
+        and s is None
+        and (z >= RARE_ZIPF / ZIPF_CEILING or w in tables.shorthand_folded or w in tables.drugs)
     )
     uniform = casing.letters_in_one_case
     shorthand = sum(1 for token in tokens if _is_shorthand(token, tables, casing.uniform))
@@ -478,6 +491,7 @@ def candidate_features(
         zipf_max,
         sum(zipfs) / len(zipfs),
         unknown / n_words,
+        known_non_names / n_words,
         sum(1 for f in first if f is not None) / n_words,
         sum(1 for s in last if s is not None) / n_words,
         max(_table_strength(f) for f in first) if first else 0.0,
