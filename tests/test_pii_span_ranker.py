@@ -109,6 +109,15 @@ def test_a_model_for_other_features_or_malformed_is_refused(change):
     assert RankerModel.from_dict(_model()).to_dict()["format"] == RANKER_FORMAT
 
 
+def test_a_model_one_feature_short_is_refused_with_the_difference_and_the_fix():
+    stored = {**_model(), "feature_names": list(FEATURE_NAMES[:-1])}
+    with pytest.raises(ConfigError, match=f"missing: {FEATURE_NAMES[-1]}; unknown: none.*refit"):
+        RankerModel.from_dict(stored)
+    swapped = [FEATURE_NAMES[1], FEATURE_NAMES[0], *FEATURE_NAMES[2:]]
+    with pytest.raises(ConfigError, match="another order"):
+        RankerModel.from_dict({**_model(), "feature_names": swapped})
+
+
 def test_data_for_another_language_is_refused():
     ranker = spacy.blank("de").add_pipe("pii_span_ranker")
     with pytest.raises(ConfigError):

@@ -172,7 +172,8 @@ class NameTables:
     inhabitants), shorthand, drug and software names.
 
     ``shorthand`` keeps the case it is written in (``NPO``, ``q4h``); it is matched exactly,
-    and case-folded only where the document's casing is uniform. ``software`` holds
+    and case-folded only where the document's casing is uniform (``known_non_name_share``,
+    which never counts a name of the tables, reads it in any case). ``software`` holds
     case-folded package names (``jekyll``, ``lodash``): some are surnames too, so they are
     evidence that the ranker weighs with the document's share of code, not a stop list.
     """
@@ -312,8 +313,9 @@ class DocumentCasing:
 
     @property
     def uniform(self) -> bool:
-        """Whether the text is written all in capitals or all in lower case, so that
-        shorthand is matched whatever its case ("NPO", "npo")."""
+        """Whether the text is written in capitals, or with at most one word in twenty
+        capitalised, as lower-case text is (and prose without proper names), so that the case
+        of a word tells nothing and shorthand is matched whatever its case ("NPO", "npo")."""
         return _uniform(self.upper_share, self.capital_word_share)
 
     @property
@@ -332,21 +334,27 @@ class DocumentCasing:
             elif char.islower():
                 lower += 1
         letters = upper + lower
+        tokens = text.split()
+        n = max(1, len(tokens))
+        code = sum(1 for t in tokens if _CODE_TOKEN.search(t)) / n
         if not letters:
-            return cls(0.0, 0.0)
+            return cls(0.0, 0.0, code)
+        # Words of a script without case (Arabic, Hebrew, Chinese) say nothing of how the
+        # text is cased; counting them as lower case would fold a Latin name among them.
         words = capitals = 0
         for match in _LONG_WORD.finditer(text):
-            words += 1
-            capitals += match.group()[0].isupper()
-        capital_words = capitals / words if words else 0.0
-        tokens = text.split()
-        code = sum(1 for t in tokens if _CODE_TOKEN.search(t))
+            first = match.group()[0]
+            if first.isupper():
+                capitals += 1
+                words += 1
+            elif first.islower():
+                words += 1
+        capital_words = capitals / words if words else 1.0
         shorthand = 0
         if tables is not None and tables.shorthand:
             fold = _uniform(upper / letters, capital_words)
             shorthand = sum(1 for token in tokens if _is_shorthand(token, tables, fold))
-        n = max(1, len(tokens))
-        return cls(upper / letters, lower / letters, code / n, shorthand / n, capital_words)
+        return cls(upper / letters, lower / letters, code, shorthand / n, capital_words)
 
 
 def _uniform(upper_share: float, capital_word_share: float) -> bool:
@@ -445,7 +453,9 @@ def candidate_features(
     )
     # The other side of ``unknown``: words in no name table that the language uses often, or
     # that are shorthand or a drug ("Handoff", "Triage", "Lipid"). A span of such words alone
-    # is seldom a name, which no single frequency or table input says.
+    # is seldom a name, which no single frequency or table input says. Shorthand counts here
+    # in any case, whatever the document's casing: the case matters where a form is also a
+    # name ("Dee", "DEE"), and a word of the name tables never counts.
     known_non_names = sum(
         1
         for w, z, f, s in zip(folded, word_zipfs, first, last, strict=True)
@@ -453,7 +463,7 @@ def candidate_features(
         and s is None
         and (z >= RARE_ZIPF / ZIPF_CEILING or w in tables.shorthand_folded or w in tables.drugs)
     )
-    uniform = casing.letters_in_one_case
+    one_case = casing.letters_in_one_case
     shorthand = sum(1 for token in tokens if _is_shorthand(token, tables, casing.uniform))
     drugs = sum(1 for w in folded if w in tables.drugs) / n_words
     # Six letters at least: the endings are three to six letters, and a word of medicine has a
@@ -472,7 +482,7 @@ def candidate_features(
     at_start = opens_sentence(text, candidate.start)
     title_share = title / n_words
     lower_share = lower / n_words
-    mixed = 0.0 if uniform else 1.0
+    mixed = 0.0 if one_case else 1.0
     zipf_max = max(zipfs)
     score = 0.0 if candidate.score is None else float(candidate.score)
     before = _word_before(text, candidate.start)
@@ -523,7 +533,9 @@ def candidate_features(
         1.0 if _word_after(text, candidate.end) in tables.speech_verbs else 0.0,
         1.0 if after in ("'s", "’s") else 0.0,
         casing.upper_share,
-        1.0 if uniform else 0.0,
+        # doc_uniform_case: the share of letters in one case, which most prose also has
+        # (DocumentCasing.letters_in_one_case), not DocumentCasing.uniform.
+        1.0 if one_case else 0.0,
         casing.code_share,
         casing.shorthand_share,
         title_share * casing.code_share,

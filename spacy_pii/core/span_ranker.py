@@ -104,8 +104,13 @@ class RankerModel:
             raise ConfigError(f"span ranker: the model is not in the {RANKER_FORMAT} format")
         names = tuple(data.get("feature_names", ()))
         if names != FEATURE_NAMES:
+            missing = [name for name in FEATURE_NAMES if name not in names]
+            extra = [name for name in names if name not in FEATURE_NAMES]
             raise ConfigError(
                 "span ranker: the model was fitted on other features than this version computes"
+                f" (missing: {', '.join(missing) or 'none'}; unknown: {', '.join(extra) or 'none'}"
+                f"{'' if missing or extra else '; same names in another order'}); refit it with"
+                " training/fit_ranker.py or training/fit_ranker_ml.py"
             )
         types: dict[str, TypeModel] = {}
         try:
