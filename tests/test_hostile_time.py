@@ -27,7 +27,7 @@ import spacy
 
 import spacy_pii
 from spacy_pii.adapters.span_groups import split_tokens_at
-from spacy_pii.assembly.build import rules_pipeline
+from spacy_pii.assembly.build import GUARDED_TOKENIZER, LANGUAGE_TOKENIZER, rules_pipeline
 from spacy_pii.benchmark.hostile import FAMILIES, growth_ratio
 from spacy_pii.io.stream import load_redaction_pipeline
 from spacy_pii.pipeline.guarded_tokenizer import PIECE_CHARS, GuardedTokenizer, guard
@@ -139,6 +139,20 @@ def test_guarded_tokenizer_is_the_shipped_tokenizer_and_the_rules_language_optio
     assert language.config["nlp"]["tokenizer"]["@tokenizers"] == "pii.guarded_tokenizer.v1"
     shipped = spacy_pii.load()
     assert isinstance(shipped.tokenizer, GuardedTokenizer)
+
+
+@pytest.mark.parametrize("lang", ["nl", "de", "da", "sv"])
+def test_a_possessive_s_is_split_only_when_asked(lang):
+    text = "Anna's fiets, de auto's van Rutte’s kabinet in 's-Hertogenbosch"
+    plain = spacy.blank(lang, config={"nlp": {"tokenizer": GUARDED_TOKENIZER}})
+    split = spacy.blank(lang, config={"nlp": {"tokenizer": LANGUAGE_TOKENIZER}})
+    assert "Anna's" in [t.text for t in plain(text)]
+    tokens = [t.text for t in split(text)]
+    assert tokens[:2] == ["Anna", "'s"]
+    assert tokens[tokens.index("Rutte") : tokens.index("Rutte") + 2] == ["Rutte", "’s"]
+    # A leading apostrophe has no letter before it: spaCy's own tokens stay.
+    assert tokens[-2:] == [t.text for t in plain(text)][-2:]
+    assert "".join(t.text_with_ws for t in split(text)) == text
 
 
 def test_guarded_tokenizer_round_trips(tmp_path):

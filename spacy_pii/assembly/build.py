@@ -29,6 +29,9 @@ from ..redaction.operators import MissingExtra
 # The trained default pipeline ships inside the package, built by `spacy project run all`.
 SHIPPED_PIPELINE = "models/en_pii_default"
 GUARDED_TOKENIZER = {"@tokenizers": "pii.guarded_tokenizer.v1"}
+# A language pipeline's tokenizer splits a possessive "'s" as the multilingual model's
+# training text was split (``pii.guarded_tokenizer.v1``).
+LANGUAGE_TOKENIZER = {**GUARDED_TOKENIZER, "split_possessive": True}
 WHITESPACE_TOKENIZER = {"@tokenizers": "pii.whitespace_tokenizer.v1"}
 RULES_TOKENIZERS = {"whitespace": WHITESPACE_TOKENIZER, "language": GUARDED_TOKENIZER}
 # The wide pipeline's peer: en_core_web_md's NER, from Explosion's package or from
@@ -312,14 +315,14 @@ def language_pipeline(
     types = [name for name, spec in load_taxonomy().types.items() if spec.default]
     merge_types = [*types, *(t for t in LANGUAGE_EXTRA_TYPES if t not in types)]
     if path is None:
-        nlp = spacy.blank(lang, config={"nlp": {"tokenizer": GUARDED_TOKENIZER}})
+        nlp = spacy.blank(lang, config={"nlp": {"tokenizer": LANGUAGE_TOKENIZER}})
         nlp.add_pipe("pii_rules", config={"language": lang})
         nlp.add_pipe("pii_merge", config={"types": merge_types})
         return nlp
     if not (path / "config.cfg").is_file():
         raise ConfigError("the multilingual model must be a trained pipeline folder")
     overrides: dict[str, dict[str, Any]] = {
-        "nlp": {"lang": lang, "tokenizer": GUARDED_TOKENIZER},
+        "nlp": {"lang": lang, "tokenizer": LANGUAGE_TOKENIZER},
         "components": {"pii_rules": {"language": lang}, "pii_merge": {"types": merge_types}},
     }
     for section, values in (config or {}).items():
