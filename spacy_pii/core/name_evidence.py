@@ -456,7 +456,7 @@ def candidate_features(
     # single frequency or table input says. A rare word of shorthand ("PACU") is unknown and
     # known at once: taking it out of ``unknown`` cost the clinical set precision (measured,
     # configs/README.md). Shorthand counts here in any case, whatever the document's casing:
-    # the case matters where a form is also a name ("Dee", "DEE"), and a word of the name
+    # the case matters where a form is also a name ("Pat", "pat"), and a word of the name
     # tables never counts.
     known_non_names = sum(
         1

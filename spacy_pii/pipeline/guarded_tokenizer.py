@@ -14,9 +14,9 @@ keep its token count, and so the model's cost, a fraction of its length: one tok
 character (what spaCy makes of nested brackets) made a 100,000-character run cost the model
 more than ten times a 10,000-character one, as its arrays outgrew the CPU caches. The rule
 lane does not care: it splits tokens at its hits. Every other stretch of the text goes to spaCy
-as it is, so a text without such
-a run is tokenized exactly as spaCy would, and the token texts with their whitespace always
-join back to the text.
+as it is, so a text without such a run is tokenized exactly as spaCy would (with
+``split_possessive``, as spaCy would with one more suffix rule, :data:`POSSESSIVE_SUFFIX`),
+and the token texts with their whitespace always join back to the text.
 """
 
 from __future__ import annotations
