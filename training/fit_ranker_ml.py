@@ -59,6 +59,10 @@ from spacy_pii.generator.script_copies import original_set
 
 GRID = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6)
 TYPE_GROUPS = {"PERSON": ("PERSON",)}
+# A possessive "'s" after a candidate: ten dev candidates have one and nine are no name
+# ("TEBA's"), so its standardised weight ranked "Anna" in "Anna's fiets" at 0.22. Held at weight
+# 0 it costs the mean F1 0.001 leaving one set out (configs/README.md).
+UNWEIGHTED = ("possessive_after",)
 FAMILY_OF = {code: family for family, codes in language_families().items() for code in codes}
 RANKER_SETTINGS = {
     "candidate_keys": ["pii_ner"],
@@ -185,7 +189,11 @@ def main(
     for held in cached:
         others = [name for name in fitted if name != original_set(held)]
         fold = fit_ranker(
-            _rows(cached, others), language="xx", type_groups=TYPE_GROUPS, provenance={}
+            _rows(cached, others),
+            language="xx",
+            type_groups=TYPE_GROUPS,
+            provenance={},
+            unweighted=UNWEIGHTED,
         )
         probabilities = {name: _probabilities(fold, cached[name]) for name in cached}
 
@@ -221,6 +229,7 @@ def main(
             _rows(cached, fitted),
             language="xx",
             type_groups=TYPE_GROUPS,
+            unweighted=UNWEIGHTED,
             provenance={
                 "pipeline": str(model),
                 "sets": sorted(fitted),

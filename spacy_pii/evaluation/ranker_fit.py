@@ -12,7 +12,7 @@ median of the folds' choices, so no single set decides it.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,12 +61,23 @@ def set_weights(rows: Sequence[Row]) -> list[float]:
     return [per_set / counts[row.set_name] for row in rows]
 
 
-def fit_type_model(rows: Sequence[Row], c: float = DEFAULT_C) -> TypeModel:
+def fit_type_model(
+    rows: Sequence[Row], c: float = DEFAULT_C, unweighted: Collection[str] = ()
+) -> TypeModel:
     """One logistic regression on standardised features (scikit-learn's lbfgs, L2), every
-    set weighted alike (:func:`set_weights`)."""
+    set weighted alike (:func:`set_weights`).
+
+    The features named in ``unweighted`` are held at zero, so they get weight 0: for an input
+    that the fitting rows almost never vary, whose standardised weight would otherwise decide
+    the rare span that has it.
+    """
     from sklearn.linear_model import LogisticRegression
 
-    features = [row.features for row in rows]
+    unknown = sorted(set(unweighted) - set(FEATURE_NAMES))
+    if unknown:
+        raise ValueError(f"unweighted: no such features: {', '.join(unknown)}")
+    held = {FEATURE_NAMES.index(name) for name in unweighted}
+    features = [tuple(0.0 if i in held else v for i, v in enumerate(row.features)) for row in rows]
     mean, scale = _standardisation(features)
     x = [[(v - m) / s for v, m, s in zip(f, mean, scale, strict=True)] for f in features]
     y = [1 if row.correct else 0 for row in rows]
@@ -88,12 +99,13 @@ def fit_ranker(
     type_groups: Mapping[str, Sequence[str]],
     provenance: Mapping[str, Any],
     c: float = DEFAULT_C,
+    unweighted: Collection[str] = (),
 ) -> RankerModel:
     """Fit one model per group of types (``{"PERSON": ["PERSON"], "ORG": ["ORG",
     "LOCATION"]}``: ORG and LOCATION share theirs); every type in a group gets its model.
 
     A group with too few rows of either class gets no model, so its spans keep their
-    first-stage scores.
+    first-stage scores. ``unweighted`` features get weight 0 (:func:`fit_type_model`).
     """
     types: dict[str, TypeModel] = {}
     for members in type_groups.values():
@@ -101,14 +113,19 @@ def fit_ranker(
         positives = sum(row.correct for row in chosen)
         if min(positives, len(chosen) - positives) < MIN_ROWS_PER_CLASS:
             continue
-        model = fit_type_model(chosen, c)
+        model = fit_type_model(chosen, c, unweighted)
         for member in members:
             types[member] = model
     return RankerModel(
         language=language,
         feature_names=FEATURE_NAMES,
         types=types,
-        provenance={**provenance, "rows": len(rows), "c": c},
+        provenance={
+            **provenance,
+            "rows": len(rows),
+            "c": c,
+            **({"unweighted": sorted(unweighted)} if unweighted else {}),
+        },
     )
 
 

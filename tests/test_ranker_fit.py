@@ -1,0 +1,64 @@
+"""``spacy_pii.evaluation.ranker_fit``: the span ranker's fit, and the inputs it holds at zero."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from spacy_pii.core.name_evidence import FEATURE_NAMES
+from spacy_pii.evaluation.ranker_fit import Row, fit_ranker, median_threshold
+
+NAME = FEATURE_NAMES.index("first_name_share")
+RARE = FEATURE_NAMES.index("possessive_after")
+
+
+def _rows(seed: int = 0) -> list[Row]:
+    """Names are in the first-name table; a rare input marks three non-names, one name."""
+    rng = random.Random(seed)
+    rows = []
+    for i in range(400):
+        correct = i % 2 == 0
+        features = [rng.random() * 0.1 for _ in FEATURE_NAMES]
+        features[NAME] = (0.8 if correct else 0.2) + rng.random() * 0.2
+        features[RARE] = 1.0 if i in (1, 3, 5, 6) else 0.0
+        rows.append(Row(f"set{i % 3}", "PERSON", tuple(features), correct))
+    return rows
+
+
+def _fit(**kwargs):
+    return fit_ranker(
+        _rows(), language="xx", type_groups={"PERSON": ["PERSON"]}, provenance={}, **kwargs
+    )
+
+
+def test_a_fit_learns_the_evidence():
+    model = _fit().types["PERSON"]
+    assert model.weights[NAME] > 1.0
+    assert model.weights[RARE] < 0.0
+
+
+def test_an_unweighted_input_gets_weight_zero_and_cannot_move_a_span():
+    ranker = _fit(unweighted=["possessive_after"])
+    model = ranker.types["PERSON"]
+    assert model.weights[RARE] == 0.0
+    assert ranker.provenance["unweighted"] == ["possessive_after"]
+    row = list(_rows()[0].features)
+    without = ranker.probability("PERSON", row)
+    row[RARE] = 1.0
+    assert ranker.probability("PERSON", row) == pytest.approx(without)
+
+
+def test_an_unknown_unweighted_name_is_refused():
+    with pytest.raises(ValueError, match="no such features: possesive"):
+        _fit(unweighted=["possesive"])
+
+
+def test_too_few_rows_of_a_class_leave_the_type_without_a_model():
+    rows = [row for row in _rows() if row.correct][:100] + [r for r in _rows() if not r.correct][:5]
+    ranker = fit_ranker(rows, language="xx", type_groups={"PERSON": ["PERSON"]}, provenance={})
+    assert "PERSON" not in ranker.types
+
+
+def test_the_shipped_threshold_is_the_median_of_the_folds():
+    assert median_threshold([0.3, 0.4, 0.35, 0.4, 0.25]) == 0.35
