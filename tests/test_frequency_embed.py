@@ -119,3 +119,19 @@ def test_the_reader_passes_each_document_language_to_the_predicted_doc(tmp_path)
     docbin.to_disk(path)
     examples = list(LanguageCorpus(path, gold_preproc=True)(spacy.blank("xx")))
     assert [doc_language(eg.predicted) for eg in examples] == ["de", "fr", "xx"]
+
+
+def test_a_language_can_be_read_with_another_languages_word_list():
+    nlp = spacy.blank("pl")
+    doc = nlp("Wisława Szymborska")
+    own = word_frequencies().predict([doc]).data
+    read_as_slovak = word_frequencies({"pl": "sk"}).predict([doc]).data
+    # Polish's large list knows both words; Slovak's small one knows neither.
+    assert own[0][0] > 0 and own[1][0] > 0
+    assert read_as_slovak[0][0] == 0 and read_as_slovak[1][0] == 0
+    assert read_as_slovak[0][2] == 1.0  # unseen in the list it is read with
+
+
+def test_a_mapping_to_a_language_without_word_frequencies_is_refused():
+    with pytest.raises(ValueError, match="no word frequencies for xx"):
+        build_frequency_hash_embed(8, ["NORM"], [10], frequencies_as={"pl": "xx"})

@@ -13,11 +13,17 @@ The language is the doc's ``user_data["pii_lang"]`` when the training corpus set
 documents come from many languages into one ``xx`` vocabulary), else ``doc.lang_``: the
 pipeline's language, as ``spacy_pii.load(LANG)`` builds it. The columns are constants, not
 weights, so they add nothing to the model's size and receive no gradient.
+
+``frequencies_as`` maps a language the model never trained on to the trained language whose
+word list it should be read with. ``wordfreq`` ships a small list (words of Zipf 3 or more)
+for Serbo-Croatian and Slovak and a large one (down to Zipf 1) for Polish and Russian, so a
+model that learned Slavic names from the small lists, where most names are unseen, met
+Polish names as common words of Zipf 3 to 4 and proposed none ("Wisława Szymborska").
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from spacy.ml.featureextractor import FeatureExtractor
 from spacy.tokens import Doc
@@ -37,6 +43,7 @@ from thinc.types import Floats2d, Ragged
 from ..core.name_evidence import (
     LANGUAGE_KEY,
     TOKEN_FREQUENCY_FEATURES,
+    has_word_frequencies,
     token_frequency_features,
 )
 
@@ -49,35 +56,42 @@ def doc_language(doc: Doc) -> str:
     return str(doc.user_data.get(LANGUAGE_KEY) or doc.lang_)
 
 
-def _frequency_forward(model: Model, docs: list[Doc], is_train: bool):
-    rows = [
-        token_frequency_features(token.text, language)
-        for doc in docs
-        for language in (doc_language(doc),)
-        for token in doc
-    ]
+def word_frequencies(
+    frequencies_as: Mapping[str, str] | None = None,
+) -> Model[list[Doc], Ragged]:
+    """The frequency columns of every token, as one ragged array per batch; a doc in a
+    language of ``frequencies_as`` is read with the list of the language it maps to.
+
+    The mapping is held by the forward function, not in ``model.attrs``: thinc saves attrs
+    with the weights, and a saved mapping would then override the config's on load.
+    """
+    read_as = dict(frequencies_as or {})
     width = len(TOKEN_FREQUENCY_FEATURES)
-    data = model.ops.asarray2f(rows) if rows else model.ops.alloc2f(0, width)
-    lengths = model.ops.asarray1i([len(doc) for doc in docs])
 
-    def backprop(d_ragged: Ragged) -> list[Doc]:
-        return []
+    def forward(model: Model, docs: list[Doc], is_train: bool):
+        rows = [
+            token_frequency_features(token.text, read_as.get(language, language))
+            for doc in docs
+            for language in (doc_language(doc),)
+            for token in doc
+        ]
+        data = model.ops.asarray2f(rows) if rows else model.ops.alloc2f(0, width)
+        lengths = model.ops.asarray1i([len(doc) for doc in docs])
 
-    return Ragged(data, lengths), backprop
+        def backprop(d_ragged: Ragged) -> list[Doc]:
+            return []
 
+        return Ragged(data, lengths), backprop
 
-def word_frequencies() -> Model[list[Doc], Ragged]:
-    """The frequency columns of every token, as one ragged array per batch."""
-    return Model(
-        "pii_word_frequencies",
-        _frequency_forward,
-        dims={"nO": len(TOKEN_FREQUENCY_FEATURES)},
-    )
+    return Model("pii_word_frequencies", forward, dims={"nO": width})
 
 
 @registry.architectures("pii.frequency_hash_embed.v1")
 def build_frequency_hash_embed(
-    width: int, attrs: Sequence[str | int], rows: Sequence[int]
+    width: int,
+    attrs: Sequence[str | int],
+    rows: Sequence[int],
+    frequencies_as: Mapping[str, str] | None = None,
 ) -> Model[list[Doc], list[Floats2d]]:
     """Hash embeddings of ``attrs`` (``rows`` rows each, ``width`` wide) and the word
     frequency columns, mixed by one maxout layer to ``width``.
@@ -86,12 +100,18 @@ def build_frequency_hash_embed(
         width: the output width, and the width of every hash table.
         attrs: the token attributes to embed, as spaCy's ``MultiHashEmbed`` takes them.
         rows: the rows of each attribute's table.
+        frequencies_as: a language the model was not trained on, mapped to the trained
+            language whose word list its text is read with (``{"pl": "sk"}``).
 
     Raises:
-        ValueError: ``rows`` and ``attrs`` differ in length.
+        ValueError: ``rows`` and ``attrs`` differ in length, or ``frequencies_as`` maps to
+            a language without word frequencies.
     """
     if len(rows) != len(attrs):
         raise ValueError(f"{len(attrs)} attrs but {len(rows)} row counts")
+    unlisted = sorted(v for v in (frequencies_as or {}).values() if not has_word_frequencies(v))
+    if unlisted:
+        raise ValueError(f"frequencies_as: no word frequencies for {', '.join(unlisted)}")
     tables: list[Model] = [
         HashEmbed(width, count, column=column, seed=_FIRST_SEED + column, dropout=0.0)
         for column, count in enumerate(rows)
@@ -103,7 +123,7 @@ def build_frequency_hash_embed(
     )
     mixed_width = width * len(tables) + len(TOKEN_FREQUENCY_FEATURES)
     return chain(
-        concatenate(hashed, word_frequencies()),
+        concatenate(hashed, word_frequencies(frequencies_as)),
         with_array(Maxout(width, mixed_width, nP=3, dropout=0.0, normalize=True)),
         ragged2list(),
     )
