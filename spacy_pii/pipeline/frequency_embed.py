@@ -70,9 +70,10 @@ def word_frequencies(
 
     def forward(model: Model, docs: list[Doc], is_train: bool):
         rows = [
-            token_frequency_features(token.text, read_as.get(language, language))
+            token_frequency_features(token.text, read_with)
             for doc in docs
             for language in (doc_language(doc),)
+            for read_with in (read_as.get(language, language),)
             for token in doc
         ]
         data = model.ops.asarray2f(rows) if rows else model.ops.alloc2f(0, width)
