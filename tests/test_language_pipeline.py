@@ -173,7 +173,7 @@ PROBES = Path(__file__).parent / "data"
         # Polish 55 of 103, 10 invented. At 23:33 UTC, with Polish read with the Slovak word
         # list and Russian with the Serbo-Croatian one (``frequencies_as``): Russian 68, 3
         # invented; Polish 77, 21 invented (most of them genitive names of places and
-        # bodies, "Dworca Gdańskiego"); Italian 88, 9 invented. On 7 December (02:25 UTC),
+        # bodies, "Dworca Gdańskiego"); Italian 88, 9 invented. On 7 December (01:45 UTC),
         # with the case forms of Polish stations, libraries, districts, cups, orchestras,
         # stadiums and airports among the institution words: Polish 77, 14 invented.
         pytest.param("ru", 95, 62, 6, id="ru"),
