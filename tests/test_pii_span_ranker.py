@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 
@@ -231,3 +232,51 @@ def test_a_document_with_more_candidates_than_a_chunk_is_scored_whole(monkeypatc
     assert nlp(text).spans["pii_ner"].attrs["scores"] == whole
     # Every candidate was ranked: names high, shorthand low, none left at its first score.
     assert len(whole) > 3 * 3 and len(set(whole)) > 1
+
+
+def _with_trees(**change) -> dict:
+    # One stump on the first input: at most 0.5 goes left (logit -2), else right (logit +2).
+    trees = {
+        "baseline": 0.0,
+        "roots": [0],
+        "feature": [0, -1, -1],
+        "threshold": [0.5, 0.0, 0.0],
+        "left": [1, -1, -1],
+        "right": [2, -1, -1],
+        "value": [0.0, -2.0, 2.0],
+        **change,
+    }
+    stored = _model()
+    stored["types"] = {"PERSON": {**stored["types"]["PERSON"], "trees": trees}}
+    return stored
+
+
+def test_a_model_with_trees_averages_them_with_the_regression():
+    with_trees = RankerModel.from_dict(_with_trees())
+    plain = RankerModel.from_dict(_model())
+    row = [0.0] * len(FEATURE_NAMES)
+    for first, logit in ((0.0, -2.0), (1.0, 2.0)):
+        row[0] = first
+        expected = (plain.probability("PERSON", row) + 1 / (1 + math.exp(-logit))) / 2
+        assert with_trees.probability("PERSON", row) == pytest.approx(expected, abs=1e-12)
+    assert RankerModel.from_dict(with_trees.to_dict()) == with_trees
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"left": [0, -1, -1]},  # a child before its parent: a walk could loop
+        {"right": [9, -1, -1]},  # a child outside the arrays
+        {"feature": [10_000, -1, -1]},
+        {"value": [0.0]},
+        {"roots": [5]},
+    ],
+)
+def test_malformed_trees_are_refused(change):
+    with pytest.raises(ConfigError):
+        RankerModel.from_dict(_with_trees(**change))
+
+
+def test_a_version_1_model_reads_as_one_without_trees():
+    stored = {**_model(), "format": "pii-span-ranker/v1"}
+    assert RankerModel.from_dict(stored).types["PERSON"].trees is None

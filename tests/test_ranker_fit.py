@@ -62,3 +62,40 @@ def test_too_few_rows_of_a_class_leave_the_type_without_a_model():
 
 def test_the_shipped_threshold_is_the_median_of_the_folds():
     assert median_threshold([0.3, 0.4, 0.35, 0.4, 0.25]) == 0.35
+
+
+def test_trees_stored_as_arrays_give_scikit_learns_probabilities():
+    import numpy
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    from spacy_pii.evaluation.ranker_fit import trees_of
+
+    rows = _rows(1)
+    x = numpy.asarray([row.features for row in rows])
+    y = numpy.asarray([row.correct for row in rows])
+    fitted = HistGradientBoostingClassifier(max_iter=30, max_leaf_nodes=7, random_state=0)
+    fitted.fit(x, y)
+    trees = trees_of(fitted)
+    stored = 1.0 / (1.0 + numpy.exp(-trees.logits(x)))
+    assert numpy.allclose(stored, fitted.predict_proba(x)[:, 1], atol=1e-9)
+    assert len(trees.roots) == fitted.n_iter_
+
+
+def test_a_fit_with_boosting_blends_trees_and_regression_and_round_trips():
+    from spacy_pii.core.span_ranker import RankerModel
+    from spacy_pii.evaluation.ranker_fit import Boosting
+
+    boosted = _fit(boosting=Boosting(trees=20, min_samples_leaf=10))
+    plain = _fit()
+    person, linear = boosted.types["PERSON"], plain.types["PERSON"]
+    assert person.trees is not None and linear.trees is None
+    assert person.weights == linear.weights  # the regression is the same fit
+    row = _rows(2)[0].features
+    # The blend is the mean of the regression's probability and the trees'.
+    assert person.probability(row) != pytest.approx(linear.probability(row), abs=1e-6)
+    again = RankerModel.from_dict(boosted.to_dict())
+    rows = [r.features for r in _rows(3)]
+    assert again.probabilities(["PERSON"] * len(rows), rows) == pytest.approx(
+        boosted.probabilities(["PERSON"] * len(rows), rows), abs=1e-12
+    )
+    assert boosted.provenance["boosting"]["trees"] == 20

@@ -3,18 +3,22 @@
 The first-stage detectors (``pii_ner``'s span categorizer, the peer tagger) propose; this
 weighs each proposal with its lexical evidence (:mod:`spacy_pii.core.name_evidence`) through
 one logistic regression per type, fitted offline (:mod:`spacy_pii.evaluation.ranker_fit`)
-and applied here with its stored coefficients, so the run time needs numpy only.
+and applied here with its stored coefficients, so the run time needs numpy only. A type may
+also hold gradient-boosted trees over the same inputs (:class:`BoostedTrees`); its
+probability is then the mean of the regression's and the trees'. The trees see combinations
+of inputs that one linear score cannot (a capitalised word in a document of code), and the
+regression keeps the probability smooth where the trees saw few spans.
 
 A :class:`RankerModel` is plain data: the feature names it was fitted on (a model whose
 names differ from this code's is refused, since its weights would read the wrong columns),
-and per type the standardisation and the weights.
+and per type the standardisation, the weights and the trees, if any.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy
@@ -22,25 +26,125 @@ import numpy
 from ..errors import ConfigError
 from .name_evidence import FEATURE_NAMES
 
-RANKER_FORMAT = "pii-span-ranker/v1"
+RANKER_FORMAT = "pii-span-ranker/v2"
+# Version 1 held the regressions only; it reads as a version 2 model without trees.
+READABLE_FORMATS = ("pii-span-ranker/v1", RANKER_FORMAT)
+
+
+def _sigmoid(z: numpy.ndarray) -> numpy.ndarray:
+    # A clipped logit keeps exp() finite on any input.
+    return 1.0 / (1.0 + numpy.exp(-numpy.clip(z, -40.0, 40.0)))
+
+
+@dataclass(frozen=True)
+class BoostedTrees:
+    """Binary trees whose leaf values add up to a logit, all trees' nodes in flat arrays.
+
+    Node ``i`` is a leaf when ``feature[i]`` is -1; otherwise a row goes to ``left[i]``
+    when its input ``feature[i]`` is at most ``threshold[i]``, else to ``right[i]``. The
+    inputs are raw feature values, not standardised ones.
+    """
+
+    baseline: float
+    roots: tuple[int, ...]
+    feature: tuple[int, ...]
+    threshold: tuple[float, ...]
+    left: tuple[int, ...]
+    right: tuple[int, ...]
+    value: tuple[float, ...]
+
+    @cached_property
+    def _arrays(self) -> tuple[numpy.ndarray, ...]:
+        # A leaf points at itself, so that a walk stays on it; its input is read as column 0.
+        index = numpy.arange(len(self.feature))
+        leaf = numpy.asarray(self.feature) < 0
+        return (
+            numpy.asarray(self.roots),
+            numpy.where(leaf, 0, self.feature),
+            numpy.where(leaf, numpy.inf, self.threshold),
+            numpy.where(leaf, index, self.left),
+            numpy.where(leaf, index, self.right),
+            numpy.asarray(self.value),
+            numpy.flatnonzero(~leaf),
+        )
+
+    def logits(self, matrix: numpy.ndarray) -> numpy.ndarray:
+        """The logit of each row of ``matrix`` (rows × features)."""
+        roots, feature, threshold, left, right, value, inner = self._arrays
+        rows = numpy.arange(matrix.shape[0])[:, None]
+        nodes = numpy.broadcast_to(roots, (matrix.shape[0], len(roots)))
+        # Every row walks every tree at once, one level per step; children come after their
+        # parent, so a walk ends within as many steps as there are inner nodes.
+        for _ in range(len(inner) + 1):
+            goes_left = matrix[rows, feature[nodes]] <= threshold[nodes]
+            moved = numpy.where(goes_left, left[nodes], right[nodes])
+            if numpy.array_equal(moved, nodes):
+                break
+            nodes = moved
+        return self.baseline + value[nodes].sum(axis=1)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "baseline": self.baseline,
+            "roots": list(self.roots),
+            "feature": list(self.feature),
+            "threshold": list(self.threshold),
+            "left": list(self.left),
+            "right": list(self.right),
+            "value": list(self.value),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], n_features: int) -> BoostedTrees:
+        """Read stored trees; every index must point inside the arrays.
+
+        Raises:
+            ValueError: a malformed tree.
+        """
+        trees = cls(
+            baseline=float(data["baseline"]),
+            roots=tuple(int(v) for v in data["roots"]),
+            feature=tuple(int(v) for v in data["feature"]),
+            threshold=tuple(float(v) for v in data["threshold"]),
+            left=tuple(int(v) for v in data["left"]),
+            right=tuple(int(v) for v in data["right"]),
+            value=tuple(float(v) for v in data["value"]),
+        )
+        n = len(trees.feature)
+        if {len(trees.threshold), len(trees.left), len(trees.right), len(trees.value)} != {n}:
+            raise ValueError("shape")
+        inner = [i for i, f in enumerate(trees.feature) if f >= 0]
+        if any(not 0 <= r < n for r in trees.roots) or any(
+            trees.feature[i] >= n_features
+            or not i < trees.left[i] < n
+            or not i < trees.right[i] < n
+            for i in inner
+        ):
+            # Children after their parent: a walk cannot loop.
+            raise ValueError("index")
+        return trees
 
 
 @dataclass(frozen=True)
 class TypeModel:
-    """One type's logistic regression on standardised features."""
+    """One type's logistic regression on standardised features, and its trees, if any."""
 
     mean: tuple[float, ...]
     scale: tuple[float, ...]
     weights: tuple[float, ...]
     intercept: float
+    trees: BoostedTrees | None = None
 
     def probability(self, features: Sequence[float]) -> float:
-        z = self.intercept
-        for x, m, s, w in zip(features, self.mean, self.scale, self.weights, strict=True):
-            z += w * (x - m) / s
-        # A clipped logit keeps exp() finite on any input.
-        z = max(-40.0, min(40.0, z))
-        return 1.0 / (1.0 + math.exp(-z))
+        return float(self.probabilities(numpy.asarray([features], dtype="float64"))[0])
+
+    def probabilities(self, matrix: numpy.ndarray) -> numpy.ndarray:
+        """The probability of each row of ``matrix`` (rows × features)."""
+        z = self.intercept + ((matrix - self.mean) / self.scale) @ numpy.asarray(self.weights)
+        regression = _sigmoid(z)
+        if self.trees is None:
+            return regression
+        return (regression + _sigmoid(self.trees.logits(matrix))) / 2
 
 
 @dataclass(frozen=True)
@@ -60,18 +164,14 @@ class RankerModel:
     def probabilities(
         self, labels: Sequence[str], rows: Sequence[Sequence[float]]
     ) -> list[float | None]:
-        """:meth:`probability` for many spans at once: one matrix product per type."""
+        """:meth:`probability` for many spans at once: one pass per type."""
         out: list[float | None] = [None] * len(labels)
         for label, model in self.types.items():
             at = [i for i, other in enumerate(labels) if other == label]
             if not at:
                 continue
             matrix = numpy.asarray([rows[i] for i in at], dtype="float64")
-            z = model.intercept + ((matrix - model.mean) / model.scale) @ numpy.asarray(
-                model.weights
-            )
-            # A clipped logit keeps exp() finite on any input, as in TypeModel.probability.
-            values = 1.0 / (1.0 + numpy.exp(-numpy.clip(z, -40.0, 40.0)))
+            values = model.probabilities(matrix)
             for i, value in zip(at, values.tolist(), strict=True):
                 out[i] = value
         return out
@@ -87,6 +187,7 @@ class RankerModel:
                     "scale": list(m.scale),
                     "weights": list(m.weights),
                     "intercept": m.intercept,
+                    **({"trees": m.trees.to_dict()} if m.trees is not None else {}),
                 }
                 for label, m in sorted(self.types.items())
             },
@@ -100,7 +201,7 @@ class RankerModel:
         Raises:
             ConfigError: a malformed model, or one fitted on other features.
         """
-        if not isinstance(data, Mapping) or data.get("format") != RANKER_FORMAT:
+        if not isinstance(data, Mapping) or data.get("format") not in READABLE_FORMATS:
             raise ConfigError(f"span ranker: the model is not in the {RANKER_FORMAT} format")
         names = tuple(data.get("feature_names", ()))
         if names != FEATURE_NAMES:
@@ -120,6 +221,9 @@ class RankerModel:
                     scale=tuple(float(v) for v in entry["scale"]),
                     weights=tuple(float(v) for v in entry["weights"]),
                     intercept=float(entry["intercept"]),
+                    trees=BoostedTrees.from_dict(entry["trees"], len(names))
+                    if "trees" in entry
+                    else None,
                 )
                 lengths = {len(model.mean), len(model.scale), len(model.weights)}
                 if lengths != {len(names)} or any(s <= 0 for s in model.scale):

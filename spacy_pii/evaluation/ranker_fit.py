@@ -1,8 +1,9 @@
-"""Fit the span ranker's logistic regressions, and choose thresholds leaving one set out.
+"""Fit the span ranker's logistic regressions (and trees), and choose thresholds leaving one
+set out.
 
 Pure data in, plain data out: rows of features with a 0/1 label, grouped by set and type.
 scikit-learn fits (the ``train`` extra); :class:`spacy_pii.core.span_ranker.RankerModel`
-applies the stored coefficients at run time without it.
+applies the stored coefficients and trees at run time without it.
 
 Thresholds are chosen by the margins over the sets a fold was fitted on
 (:func:`least_violation`), never on the set it is scored on; the shipped threshold is the
@@ -11,13 +12,14 @@ median of the folds' choices, so no single set decides it.
 
 from __future__ import annotations
 
+import dataclasses
 import statistics
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.name_evidence import FEATURE_NAMES
-from ..core.span_ranker import RankerModel, TypeModel
+from ..core.span_ranker import BoostedTrees, RankerModel, TypeModel
 
 # The L2 strength: C = 1 on standardised features. C from 0.003 to 0.1 was measured leaving
 # one set out (configs/README.md, "The English span ranker's L2 strength"): the real sets
@@ -25,6 +27,19 @@ from ..core.span_ranker import RankerModel, TypeModel
 DEFAULT_C = 1.0
 # The fewest rows, and positives and negatives each, a type needs for a model of its own.
 MIN_ROWS_PER_CLASS = 20
+
+
+@dataclass(frozen=True)
+class Boosting:
+    """Settings of the gradient-boosted trees fitted beside a type's regression
+    (scikit-learn's ``HistGradientBoostingClassifier``; its early stopping left at "auto",
+    on a tenth of the rows from 10,000 rows, with ``random_state`` fixed)."""
+
+    trees: int = 60
+    learning_rate: float = 0.15
+    max_leaf_nodes: int = 15
+    min_samples_leaf: int = 40
+    l2_regularization: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -62,14 +77,18 @@ def set_weights(rows: Sequence[Row]) -> list[float]:
 
 
 def fit_type_model(
-    rows: Sequence[Row], c: float = DEFAULT_C, unweighted: Collection[str] = ()
+    rows: Sequence[Row],
+    c: float = DEFAULT_C,
+    unweighted: Collection[str] = (),
+    boosting: Boosting | None = None,
 ) -> TypeModel:
     """One logistic regression on standardised features (scikit-learn's lbfgs, L2), every
     set weighted alike (:func:`set_weights`).
 
     The features named in ``unweighted`` are held at zero, so they get weight 0: for an input
     that the fitting rows almost never vary, whose standardised weight would otherwise decide
-    the rare span that has it.
+    the rare span that has it. With ``boosting``, trees are fitted on the same rows and
+    weights (and the same inputs held at zero) beside the regression.
     """
     from sklearn.linear_model import LogisticRegression
 
@@ -89,6 +108,55 @@ def fit_type_model(
         scale=tuple(scale),
         weights=tuple(float(w) for w in model.coef_[0]),
         intercept=float(model.intercept_[0]),
+        trees=_fit_trees(features, y, set_weights(rows), boosting) if boosting else None,
+    )
+
+
+def _fit_trees(
+    features: Sequence[Sequence[float]], y: Sequence[int], weights: Sequence[float], b: Boosting
+) -> BoostedTrees:
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    model = HistGradientBoostingClassifier(
+        max_iter=b.trees,
+        learning_rate=b.learning_rate,
+        max_leaf_nodes=b.max_leaf_nodes,
+        min_samples_leaf=b.min_samples_leaf,
+        l2_regularization=b.l2_regularization,
+        random_state=0,
+    )
+    model.fit(features, y, sample_weight=weights)
+    return trees_of(model)
+
+
+def trees_of(model: Any) -> BoostedTrees:
+    """A fitted binary ``HistGradientBoostingClassifier`` as plain arrays (its predictors'
+    node tables, which scikit-learn keeps private: ``tests/test_ranker_fit.py`` checks that
+    the arrays give its probabilities)."""
+    roots: list[int] = []
+    feature: list[int] = []
+    left: list[int] = []
+    right: list[int] = []
+    threshold: list[float] = []
+    value: list[float] = []
+    for (predictor,) in model._predictors:
+        offset = len(feature)
+        roots.append(offset)
+        for node in predictor.nodes:
+            leaf = bool(node["is_leaf"])
+            feature.append(-1 if leaf else int(node["feature_idx"]))
+            threshold.append(0.0 if leaf else float(node["num_threshold"]))
+            left.append(-1 if leaf else offset + int(node["left"]))
+            right.append(-1 if leaf else offset + int(node["right"]))
+            value.append(float(node["value"]) if leaf else 0.0)
+    return BoostedTrees(
+        baseline=float(model._baseline_prediction.ravel()[0]),
+        roots=tuple(roots),
+        feature=tuple(feature),
+        threshold=tuple(threshold),
+        left=tuple(left),
+        right=tuple(right),
+        value=tuple(value),
     )
 
 
@@ -100,12 +168,14 @@ def fit_ranker(
     provenance: Mapping[str, Any],
     c: float = DEFAULT_C,
     unweighted: Collection[str] = (),
+    boosting: Boosting | None = None,
 ) -> RankerModel:
     """Fit one model per group of types (``{"PERSON": ["PERSON"], "ORG": ["ORG",
     "LOCATION"]}``: ORG and LOCATION share theirs); every type in a group gets its model.
 
     A group with too few rows of either class gets no model, so its spans keep their
-    first-stage scores. ``unweighted`` features get weight 0 (:func:`fit_type_model`).
+    first-stage scores. ``unweighted`` features get weight 0, and ``boosting`` adds trees
+    (:func:`fit_type_model`).
     """
     types: dict[str, TypeModel] = {}
     for members in type_groups.values():
@@ -113,7 +183,7 @@ def fit_ranker(
         positives = sum(row.correct for row in chosen)
         if min(positives, len(chosen) - positives) < MIN_ROWS_PER_CLASS:
             continue
-        model = fit_type_model(chosen, c, unweighted)
+        model = fit_type_model(chosen, c, unweighted, boosting)
         for member in members:
             types[member] = model
     return RankerModel(
@@ -125,6 +195,7 @@ def fit_ranker(
             "rows": len(rows),
             "c": c,
             **({"unweighted": sorted(unweighted)} if unweighted else {}),
+            **({"boosting": dataclasses.asdict(boosting)} if boosting else {}),
         },
     )
 
