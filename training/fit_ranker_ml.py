@@ -48,6 +48,7 @@ from fit_ranker import RANKER, ROOT, CachedDoc, Opt, _cache, _figures, _probabil
 from spacy_pii.assembly.build import language_pipeline
 from spacy_pii.core.languages import language_families
 from spacy_pii.core.name_evidence import NameTables, document_features
+from spacy_pii.core.span_ranker import RankerModel
 from spacy_pii.core.taxonomy import load_taxonomy
 from spacy_pii.evaluation.name_precision import NameFigures
 from spacy_pii.evaluation.ranker_fit import (
@@ -75,12 +76,14 @@ RANKER_SETTINGS = {
 }
 
 
-def _fit(cached: dict[str, list[CachedDoc]], names: list[str]):
+def _fit(
+    cached: dict[str, list[CachedDoc]], names: list[str], provenance: dict | None = None
+) -> RankerModel:
     return fit_ranker(
         _rows(cached, names),
         language="xx",
         type_groups=TYPE_GROUPS,
-        provenance={},
+        provenance=provenance or {},
         unweighted=UNWEIGHTED,
         boosting=Boosting(),
     )
@@ -239,13 +242,10 @@ def main(
     (report / "ranker_ml.md").write_text(table + "\n", encoding="utf-8")
     print(table)
     if out is not None:
-        shipped = fit_ranker(
-            _rows(cached, fitted),
-            language="xx",
-            type_groups=TYPE_GROUPS,
-            unweighted=UNWEIGHTED,
-            boosting=Boosting(),
-            provenance={
+        shipped = _fit(
+            cached,
+            fitted,
+            {
                 "pipeline": str(model),
                 "sets": sorted(fitted),
                 "thresholds": {"PERSON": final},

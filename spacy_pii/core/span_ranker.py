@@ -138,9 +138,15 @@ class TypeModel:
     def probability(self, features: Sequence[float]) -> float:
         return float(self.probabilities(numpy.asarray([features], dtype="float64"))[0])
 
+    @cached_property
+    def _arrays(self) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+        # Made once per model, not once per chunk of candidates.
+        return numpy.asarray(self.mean), numpy.asarray(self.scale), numpy.asarray(self.weights)
+
     def probabilities(self, matrix: numpy.ndarray) -> numpy.ndarray:
         """The probability of each row of ``matrix`` (rows × features)."""
-        z = self.intercept + ((matrix - self.mean) / self.scale) @ numpy.asarray(self.weights)
+        mean, scale, weights = self._arrays
+        z = self.intercept + ((matrix - mean) / scale) @ weights
         regression = _sigmoid(z)
         if self.trees is None:
             return regression

@@ -100,15 +100,16 @@ def fit_type_model(
     mean, scale = _standardisation(features)
     x = [[(v - m) / s for v, m, s in zip(f, mean, scale, strict=True)] for f in features]
     y = [1 if row.correct else 0 for row in rows]
+    weights = set_weights(rows)
     # The bias column is constant and standardised to zero; the intercept carries it.
     model = LogisticRegression(C=c, max_iter=2000)
-    model.fit(x, y, sample_weight=set_weights(rows))
+    model.fit(x, y, sample_weight=weights)
     return TypeModel(
         mean=tuple(mean),
         scale=tuple(scale),
         weights=tuple(float(w) for w in model.coef_[0]),
         intercept=float(model.intercept_[0]),
-        trees=_fit_trees(features, y, set_weights(rows), boosting) if boosting else None,
+        trees=_fit_trees(features, y, weights, boosting) if boosting else None,
     )
 
 
