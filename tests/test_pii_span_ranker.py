@@ -234,6 +234,32 @@ def test_a_document_with_more_candidates_than_a_chunk_is_scored_whole(monkeypatc
     assert len(whole) > 3 * 3 and len(set(whole)) > 1
 
 
+def test_a_batch_is_ranked_as_its_docs_are_one_by_one(monkeypatch):
+    import spacy_pii.pipeline.pii_span_ranker as module
+
+    nlp = _pipeline()
+    texts = ["Mary Smith was NPO.", "", "No names here.", "BMP for Will Smith and Mary Jones."] * 3
+    one_by_one = [nlp(text).spans["pii_ner"].attrs["scores"] for text in texts]
+    # A chunk bound smaller than one doc's candidates: a doc's scores span two model passes.
+    monkeypatch.setattr(module, "CHUNK_CANDIDATES", 2)
+    batched = [doc.spans["pii_ner"].attrs["scores"] for doc in nlp.pipe(texts, batch_size=5)]
+    assert batched == one_by_one
+    assert any(len(set(scores)) > 1 for scores in batched)
+
+
+def test_a_doc_that_fails_in_a_batch_goes_to_the_error_handler_alone():
+    nlp = _pipeline()
+    ranker = nlp.get_pipe("pii_span_ranker")
+    failed = []
+    ranker.set_error_handler(lambda name, component, docs, err: failed.extend(docs))
+    docs = [nlp.make_doc(text) for text in ("Mary Smith.", "Will Smith.", "Mary Jones.")]
+    docs = [nlp.get_pipe("test_capitalised_candidates")(doc) for doc in docs]
+    docs[1].spans["pii_ner"].attrs["scores"] = ["not a score"] * len(docs[1].spans["pii_ner"])
+    ranked = list(ranker.pipe(docs))
+    assert failed == [docs[1]] and ranked == [docs[0], docs[2]]
+    assert all(score != 0.6 for doc in ranked for score in doc.spans["pii_ner"].attrs["scores"])
+
+
 def _with_trees(**change) -> dict:
     # One stump on the first input: at most 0.5 goes left (logit -2), else right (logit +2).
     trees = {
