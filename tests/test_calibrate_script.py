@@ -116,6 +116,16 @@ def test_ngram_sizes_replace_only_the_suggester_sizes(tmp_path):
         _script()._suggester_settings(tmp_path, "1,x")
 
 
+def test_ngram_word_edges_are_set_with_or_without_new_sizes(tmp_path):
+    suggester = {"@misc": "pii.ngram_preset_suggester.v1", "sizes": [1, 2, 3, 4, 5]}
+    suggester["spans_key"] = "pii_candidates"
+    Config({"components": {"pii_ner": {"suggester": suggester}}}).to_disk(tmp_path / "config.cfg")
+    alone = _script()._suggester_settings(tmp_path, None, word_edges=True)
+    assert alone == {"suggester": {**suggester, "word_edges": True}}
+    both = _script()._suggester_settings(tmp_path, "1,2", word_edges=True)
+    assert both == {"suggester": {**suggester, "sizes": [1, 2], "word_edges": True}}
+
+
 def test_ngram_sizes_need_a_suggester_with_sizes(trained):
     args = [str(trained / "model-best"), str(trained / "dev.jsonl")]
     with pytest.raises(SystemExit, match="needs a suggester with sizes"):

@@ -245,14 +245,21 @@ def test_token_windows_partition_the_document(length, window, context):
         assert w.end == min(length, w.core_end + context)
 
 
-def test_ngram_chunks_are_the_whole_candidate_list(default_nlp):
+@pytest.mark.parametrize("word_edges", [False, True])
+def test_ngram_chunks_are_the_whole_candidate_list(default_nlp, word_edges):
     doc = default_nlp(_edge_text(12))
-    suggester = NgramPresetSuggester([1, 2, 3, 4], "pii_candidates")
+    suggester = NgramPresetSuggester([1, 2, 3, 4], "pii_candidates", word_edges)
     whole = suggester([doc]).dataXd
     chunks = list(suggester.chunks(doc, 37))
     assert max(len(chunk) for chunk in chunks) < 37 + len(doc.spans["pii_candidates"])
     numpy.testing.assert_array_equal(numpy.concatenate(chunks), whole)
-    expected = {(i, i + n) for n in (1, 2, 3, 4) for i in range(len(doc) - n + 1)}
+    edge = [not word_edges or not (token.is_punct or token.is_space) for token in doc]
+    expected = {
+        (i, i + n)
+        for n in (1, 2, 3, 4)
+        for i in range(len(doc) - n + 1)
+        if edge[i] and edge[i + n - 1]
+    }
     expected |= {(s.start, s.end) for s in doc.spans["pii_candidates"]}
     assert [tuple(row) for row in whole.tolist()] == sorted(expected)
 

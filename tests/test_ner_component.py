@@ -189,6 +189,20 @@ def test_ngram_preset_suggester_unions_ngrams_and_preset_spans():
     assert list(empty.lengths) == [0]
 
 
+def test_ngram_preset_suggester_skips_ngrams_on_punctuation_edges_but_not_preset_spans():
+    nlp = spacy.blank("en")
+    doc = nlp.make_doc("Ada ( Byron ) ,\n\nLovelace")
+    assert [t.text for t in doc] == ["Ada", "(", "Byron", ")", ",", "\n\n", "Lovelace"]
+    doc.spans["cands"] = [doc[1:4]]
+    build = build_ngram_preset_suggester
+    suggested = build(sizes=[1, 2, 3], spans_key="cands", word_edges=True)([doc])
+    rows = {tuple(map(int, row)) for row in suggested.dataXd}
+    # Every n-gram starts and ends on a word; the span finder's "( Byron )" stays.
+    assert rows == {(0, 1), (0, 3), (2, 3), (6, 7), (1, 4)}
+    every = build(sizes=[1, 2, 3], spans_key="cands")([doc])
+    assert len(every.dataXd) == 7 + 6 + 5  # the preset span is a trigram too
+
+
 def test_ngram_preset_suggester_rejects_zero_size():
     with pytest.raises(ConfigError):
         build_ngram_preset_suggester(sizes=[0, 1], spans_key="cands")

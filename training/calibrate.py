@@ -90,25 +90,31 @@ def report_dev_ece(
     return result
 
 
-def _suggester_settings(model: Path, sizes: str | None) -> dict:
-    """pii_ner's suggester block with other n-gram ``sizes`` ("1,2,3,4"), or nothing.
+def _suggester_settings(model: Path, sizes: str | None, word_edges: bool = False) -> dict:
+    """pii_ner's suggester block with other n-gram ``sizes`` ("1,2,3,4") and, with
+    ``word_edges``, only n-grams with a word at both edges; nothing when neither changes.
 
     The model is trained on the n-grams of its config; scoring fewer at inference is a
     speed choice measured on the dev suite (configs/README.md).
     """
-    if sizes is None:
+    if sizes is None and not word_edges:
         return {}
-    try:
-        wanted = sorted({int(size) for size in sizes.split(",")})
-    except ValueError:
-        raise SystemExit("--ngram-sizes must be whole numbers separated by commas") from None
-    if not wanted or wanted[0] < 1:
-        raise SystemExit("--ngram-sizes must be positive")
     config = Config().from_disk(model / "config.cfg", interpolate=False)
     block = dict(config["components"]["pii_ner"]["suggester"])
     if "sizes" not in block:
-        raise SystemExit(f"--ngram-sizes needs a suggester with sizes, not {block.get('@misc')}")
-    return {"suggester": {**block, "sizes": wanted}}
+        flag = "--ngram-sizes" if sizes is not None else "--ngram-word-edges"
+        raise SystemExit(f"{flag} needs a suggester with sizes, not {block.get('@misc')}")
+    if sizes is not None:
+        try:
+            wanted = sorted({int(size) for size in sizes.split(",")})
+        except ValueError:
+            raise SystemExit("--ngram-sizes must be whole numbers separated by commas") from None
+        if not wanted or wanted[0] < 1:
+            raise SystemExit("--ngram-sizes must be positive")
+        block["sizes"] = wanted
+    if word_edges:
+        block["word_edges"] = True
+    return {"suggester": block}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,6 +130,11 @@ def main(argv: list[str] | None = None) -> int:
         "--ngram-sizes",
         help="n-gram sizes pii_ner proposes at inference in the output, e.g. 1,2,3,4 "
         "(default: the trained ones)",
+    )
+    parser.add_argument(
+        "--ngram-word-edges",
+        action="store_true",
+        help="pii_ner proposes only n-grams with a word at both edges in the output",
     )
     parser.add_argument(
         "--fallback-threshold",
@@ -169,7 +180,7 @@ def _calibrate(
     policy_path: Path,
     score_map_path: Path,
 ) -> int:
-    suggester = _suggester_settings(model, args.ngram_sizes)
+    suggester = _suggester_settings(model, args.ngram_sizes, args.ngram_word_edges)
     # What pii_ner proposes from if no policy can be fit.
     fallback_threshold = args.fallback_threshold
     if fallback_threshold is None:
