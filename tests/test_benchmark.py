@@ -26,7 +26,7 @@ from spacy_pii.benchmark import (
     short_sample,
     write_outputs,
 )
-from spacy_pii.benchmark.timing import predicted_seconds
+from spacy_pii.benchmark.timing import predicted_seconds, time_interleaved
 from spacy_pii.evaluation.documents import Document, Span
 
 EXTERNAL = Path(__file__).resolve().parents[1] / "corpus" / "external"
@@ -422,6 +422,41 @@ def test_quick_smoke_run_against_presidio_without_ner() -> None:
 def test_rule_lane_against_scrubadub(rules_speed: float, expected: str) -> None:
     results = _results(rules=_row(rules_speed, 0.5, 0.9), scrubadub=_row(720_000, 0.2, 0.5))
     assert _verdicts(results)["rules_vs_scrubadub"] == expected
+
+
+def test_speed_checks_read_the_speeds_timed_side_by_side() -> None:
+    results = _results(default=_row(60_000, 0.8, 0.9), presidio_full=_row(30_000, 0.6, 0.7))
+    assert _verdicts(results)["default_vs_full"] == "FAIL"  # 2.0x, rows one after another
+    results["interleaved"] = {
+        "rounds": 3,
+        "cpu_chars_per_s": {"default": 70_000.0, "presidio_full": 20_000.0},
+    }
+    checks = {check["id"]: check for check in check_targets(results)}
+    assert checks["default_vs_full"]["verdict"] == "PASS"
+    assert checks["default_vs_full"]["value"] == pytest.approx(3.5)
+    assert "side by side" in checks["default_vs_full"]["description"]
+    # A pair with one side not timed side by side keeps the rows' figures.
+    assert "one after another" in checks["wide_vs_full"]["description"]
+    assert "| default | 70,000 | 3.50× |" in render_markdown(results)
+
+
+def test_interleaved_timing_alternates_the_systems_and_keeps_each_fastest_pass() -> None:
+    calls: list[str] = []
+
+    class Busy:
+        def __init__(self, name: str, work: int) -> None:
+            self.name, self.work = name, work
+
+        def predict(self, texts, *, batch_size, n_process=1):
+            calls.append(self.name)
+            sum(i * i for i in range(self.work))  # CPU time, in proportion to the work
+            return [[] for _ in texts]
+
+    speeds = time_interleaved(
+        {"a": Busy("a", 200_000), "b": Busy("b", 800_000)}, ["x" * 100] * 10, batch_size=5, rounds=3
+    )
+    assert calls == ["a", "b"] * 3
+    assert speeds["a"] > speeds["b"] > 0
 
 
 @pytest.mark.parametrize(("peak", "expected"), [(999.0, "PASS"), (1001.0, "FAIL"), (None, "SKIP")])

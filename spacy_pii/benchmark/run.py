@@ -26,7 +26,7 @@ from ..core.windows import WINDOW_CHARS
 from ..errors import UnknownLabel
 from ..evaluation.documents import Document
 from .probe import measure_growth, measure_load, peak_rss_mb
-from .summary import FIT_RANGE, check_targets, render_markdown, write_chart
+from .summary import FIT_RANGE, SPEED_CHECKED, check_targets, render_markdown, write_chart
 from .systems import (
     SYSTEM_NAMES,
     PresidioSystem,
@@ -56,6 +56,7 @@ from .timing import (
     MIN_SECONDS,
     rule_breakdown,
     time_growth,
+    time_interleaved,
     time_latency,
     time_throughput,
 )
@@ -166,6 +167,7 @@ def run_benchmark(
     growth_cap_seconds: float | None = None,
     profile_to: str | Path | None = None,
     long_rss_chars: int | None = None,
+    interleave_rounds: int | None = None,
     log: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Run every requested system over the same texts and return the results (JSON-ready).
@@ -189,6 +191,10 @@ def run_benchmark(
         profile_to: write a cProfile of one throughput pass per row into this folder.
         long_rss_chars: the length of the one long document whose peak RSS is probed
             for our CPU rows; the largest growth size by default.
+        interleave_rounds: after the rows, the systems of the speed checks are loaded
+            together and timed in this many rounds of one pass each, side by side
+            (:func:`~.timing.time_interleaved`); the checks read those speeds. 3 by default,
+            1 for a quick run, 0 to time the rows alone.
         log: called with one progress line at a time (``print`` in the scripts).
     """
     say = log or (lambda _line: None)
@@ -336,6 +342,24 @@ def run_benchmark(
             f"[{name}] {one.get('chars_per_s', 0):,.0f} chars/s, micro F1 "
             f"{row['accuracy']['micro']['f1']:.3f}"
         )
+    rounds = interleave_rounds if interleave_rounds is not None else (1 if quick else 3)
+    side_by_side = [n for n in SPEED_CHECKED if results["systems"].get(n, {}).get("status") == "ok"]
+    if rounds > 0 and len(side_by_side) > 1:
+        say(f"[{', '.join(side_by_side)}] side by side, {rounds} rounds")
+        loaded = {
+            name: load_system(name, default_path=default_path, trf_path=trf_path)
+            for name in side_by_side
+        }
+        for system in loaded.values():
+            system.predict(texts[:200], batch_size=batch_size)
+        results["interleaved"] = {
+            "rounds": rounds,
+            "cpu_chars_per_s": time_interleaved(
+                loaded, texts, batch_size=batch_size, rounds=rounds
+            ),
+        }
+        del loaded
+        gc.collect()
     if "rules" in systems:
         say("[rules] stage and detector breakdown")
         results["breakdown"] = rule_breakdown(texts)
@@ -365,6 +389,11 @@ def method_notes(results: dict[str, Any], *, probe_load: bool, n_probe: int) -> 
         "(chars/CPU s, the fastest pass by CPU time), and the speed ratios in the checks "
         "use them: on a shared machine the work of other processes lands in the wall time "
         "of whichever row runs then, not in its CPU time.",
+        "Speed checks: after the rows, every system of a speed check is loaded again, all "
+        "at once, and timed in rounds of one pass each (3 rounds; 1 in a quick run), so "
+        "that a ratio compares passes run seconds apart, not rows run minutes apart on "
+        "a machine whose speed drifts; the checks read the fastest pass of each by CPU time, "
+        "and fall back to the rows' figures where a system was not timed side by side.",
         f"Latency: one call per document, {corpus['short_docs']} documents of at most "
         f"{SHORT_DOC_MAX_CHARS} characters and {corpus['long_docs']} of {LONG_DOC_CHARS:,} "
         "characters (corpus texts joined by blank lines).",

@@ -1,11 +1,12 @@
-"""Timing: throughput, latency and cost growth of one system, and the rule lane's stages."""
+"""Timing: throughput, latency and cost growth of one system, the speeds of several side by
+side, and the rule lane's stages."""
 
 from __future__ import annotations
 
 import gc
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -74,6 +75,27 @@ def time_throughput(
         entry["cpu_seconds"] = min(cpu)
         entry["cpu_chars_per_s"] = chars / min(cpu)
     return entry, predictions
+
+
+def time_interleaved(
+    systems: Mapping[str, System], texts: Sequence[str], *, batch_size: int, rounds: int
+) -> dict[str, float]:
+    """Chars per CPU second of each system, its passes interleaved with the others'.
+
+    Each round runs one pass of every system in turn, and each keeps its fastest pass. The
+    rows of the benchmark run minutes apart, and on a shared or throttled machine its speed
+    drifts between them (Presidio full read 25,822 to 29,222 chars per CPU second in three
+    runs within the hour of 7 December, 03:33 to 04:55 UTC); passes side by side see the
+    same machine, so a ratio of their speeds does not carry that drift.
+    """
+    chars = sum(len(t) for t in texts)
+    best = dict.fromkeys(systems, float("inf"))
+    for _ in range(rounds):
+        for name, system in systems.items():
+            started = time.process_time()
+            system.predict(texts, batch_size=batch_size)
+            best[name] = min(best[name], time.process_time() - started)
+    return {name: chars / seconds for name, seconds in best.items() if 0 < seconds < math.inf}
 
 
 def time_latency(system: System, texts: Sequence[str]) -> dict[str, Any]:
