@@ -21,6 +21,7 @@ import bisect
 import gzip
 import json
 from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -227,7 +228,8 @@ class PiiSpanRanker(Pipe):
             rows = [row for *_, rows in pending for row in rows]
             probabilities = iter(model.probabilities(labels, rows))
             for at, key, indices, _, _ in pending:
-                for index, probability in zip(indices, probabilities, strict=False):
+                mine = islice(probabilities, len(indices))
+                for index, probability in zip(indices, mine, strict=True):
                     if probability is not None:
                         rescored[at].setdefault(key, {})[index] = probability
             pending.clear()
