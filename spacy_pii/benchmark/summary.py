@@ -481,6 +481,10 @@ def _breakdown_table(title: str, parts: Mapping[str, float]) -> list[str]:
     return [*lines, ""]
 
 
+def _rounds(count: int | None) -> str:
+    return "1 round" if count == 1 else f"{count} rounds"
+
+
 def _side_by_side_table(interleaved: Mapping[str, Any]) -> list[str]:
     speeds = interleaved.get("cpu_chars_per_s") or {}
     if not speeds:
@@ -489,8 +493,8 @@ def _side_by_side_table(interleaved: Mapping[str, Any]) -> list[str]:
     lines = [
         "## Speeds side by side",
         "",
-        f"Every system loaded at once and timed in {interleaved.get('rounds')} rounds of one "
-        "pass each; the fastest pass by CPU time. The speed checks read these.",
+        f"Every system loaded at once and timed in {_rounds(interleaved.get('rounds'))} of "
+        "one pass each; the fastest pass by CPU time. The speed checks read these.",
         "",
         "| system | chars/CPU s | against Presidio full |",
         "|---|---:|---:|",
