@@ -5,9 +5,9 @@ The candidates of a document are every n-gram of the configured sizes and every 
 n-gram must start and end on a token that is neither punctuation nor space: such a span is
 never a gold span (``corpus/CONVENTIONS.md``), and ``pii_ner`` trims those edges off what it
 keeps. On the English default that drops a quarter of the n-grams, leaves the dev suite's
-figures within 0.003 and runs the pipeline a tenth faster; on the multilingual model, whose
-historic newspapers put OCR debris beside names, it lost F1 on eight of twelve sets
-(``configs/README.md``), so it is off by default.
+figures within 0.004 (but where a fold chose another threshold) and runs the pipeline 6 to
+10 % faster; on the multilingual model, whose historic newspapers put OCR debris beside
+names, it lost F1 on eight of twelve sets (``configs/README.md``), so it is off by default.
 
 The candidates are built with numpy, and :meth:`NgramPresetSuggester.chunks` lists them a
 bounded number at a time, so that ``pii_ner`` never holds all the candidates of a long
@@ -72,18 +72,23 @@ class NgramPresetSuggester:
         bounds = numpy.asarray([(span.start, span.end) for span in group], dtype="i")
         return bounds[numpy.argsort(bounds[:, 0], kind="stable")]
 
-    def _edges(self, doc: Doc) -> numpy.ndarray:
-        """Per token, whether an n-gram may start or end on it: with ``word_edges``, on no
-        punctuation or space token; else on any."""
+    def _edges(self, doc: Doc) -> numpy.ndarray | None:
+        """Per token, whether an n-gram may start or end on it (not on a punctuation or
+        space token); ``None`` without ``word_edges``, where it may on any."""
         if not self.word_edges:
-            return numpy.ones(len(doc), dtype=bool)
+            return None
         if not len(doc):
             return numpy.zeros(0, dtype=bool)
         flags = numpy.asarray(doc.to_array([IS_PUNCT, IS_SPACE]), dtype=bool)
         return numpy.logical_not(flags.any(axis=1))
 
     def _between(
-        self, doc: Doc, preset: numpy.ndarray, first: int, last: int, edges: numpy.ndarray
+        self,
+        doc: Doc,
+        preset: numpy.ndarray,
+        first: int,
+        last: int,
+        edges: numpy.ndarray | None,
     ) -> numpy.ndarray:
         """The candidates starting at tokens ``[first, last)``, unique, by start then end."""
         length = len(doc)
@@ -91,7 +96,8 @@ class NgramPresetSuggester:
         keys = []
         for size in self.sizes:
             begin = starts[: max(0, min(last, length - size + 1) - first)]
-            begin = begin[edges[begin] & edges[begin + size - 1]]
+            if edges is not None:
+                begin = begin[edges[begin] & edges[begin + size - 1]]
             keys.append(begin * (length + 1) + begin + size)
         low, high = numpy.searchsorted(preset[:, 0], [first, last])
         inside = preset[low:high].astype("int64")
