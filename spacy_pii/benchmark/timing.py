@@ -87,8 +87,7 @@ def time_interleaved(
     drifts between them (Presidio full read 25,822 to 29,222 chars per CPU second in three
     runs within the hour of 7 December, 03:33 to 04:55 UTC); passes side by side see the
     same machine, so a ratio of their speeds does not carry that drift. The passes still
-    vary from run to run: two runs of this step read the default at 2.96 and 2.63 times
-    Presidio full's speed (05:03 and 05:38 UTC that day).
+    vary from run to run, by about a tenth on the 2-core machine of ``docs/performance.md``.
     """
     chars = sum(len(t) for t in texts)
     best = dict.fromkeys(systems, float("inf"))
