@@ -126,6 +126,25 @@ def test_ngram_word_edges_are_set_with_or_without_new_sizes(tmp_path):
     assert both == {"suggester": {**suggester, "sizes": [1, 2], "word_edges": True}}
 
 
+def test_finder_edges_set_the_gate_and_the_span_finders_record(tmp_path):
+    suggester = {"@misc": "pii.ngram_preset_suggester.v1", "sizes": [1, 2]}
+    suggester["spans_key"] = "pii_candidates"
+    finder = {"factory": "pii_span_finder", "spans_key": "pii_candidates", "threshold": 0.1}
+    components = {"pii_ner": {"suggester": suggester}, "span_finder": finder}
+    Config({"components": components}).to_disk(tmp_path / "config.cfg")
+    gated = _script()._suggester_settings(tmp_path, None, finder_edges=True)
+    assert gated == {"suggester": {**suggester, "finder_edges": True}}
+    assert _script()._finder_settings(tmp_path, 0.001) == {"span_finder": {"edge_threshold": 0.001}}
+    assert _script()._finder_settings(tmp_path, None) == {}
+    with pytest.raises(SystemExit, match="between 0 and its threshold"):
+        _script()._finder_settings(tmp_path, 0.2)
+    # A span finder writing another key does not feed pii_ner: no record can gate it.
+    components["span_finder"]["spans_key"] = "elsewhere"
+    Config({"components": components}).to_disk(tmp_path / "config.cfg")
+    with pytest.raises(SystemExit, match="needs a pii_span_finder"):
+        _script()._finder_settings(tmp_path, 0.001)
+
+
 def test_ngram_sizes_need_a_suggester_with_sizes(trained):
     args = [str(trained / "model-best"), str(trained / "dev.jsonl")]
     with pytest.raises(SystemExit, match="needs a suggester with sizes"):

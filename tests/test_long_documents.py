@@ -245,23 +245,50 @@ def test_token_windows_partition_the_document(length, window, context):
         assert w.end == min(length, w.core_end + context)
 
 
-@pytest.mark.parametrize("word_edges", [False, True])
-def test_ngram_chunks_are_the_whole_candidate_list(default_nlp, word_edges):
+@pytest.mark.parametrize("word_edges, finder_edges", [(False, False), (True, False), (True, True)])
+def test_ngram_chunks_are_the_whole_candidate_list(default_nlp, word_edges, finder_edges):
     doc = default_nlp(_edge_text(12))
-    suggester = NgramPresetSuggester([1, 2, 3, 4], "pii_candidates", word_edges)
+    suggester = NgramPresetSuggester([1, 2, 3, 4], "pii_candidates", word_edges, finder_edges)
     whole = suggester([doc]).dataXd
     chunks = list(suggester.chunks(doc, 37))
     assert max(len(chunk) for chunk in chunks) < 37 + len(doc.spans["pii_candidates"])
     numpy.testing.assert_array_equal(numpy.concatenate(chunks), whole)
     edge = [not word_edges or not (token.is_punct or token.is_space) for token in doc]
+    # The shipped span finder records its edges; the gate reads them only when asked.
+    recorded = doc.spans["pii_candidates"].attrs
+    starts = set(recorded["edge_starts"]) if finder_edges else set(range(len(doc)))
+    ends = set(recorded["edge_ends"]) if finder_edges else set(range(len(doc)))
     expected = {
         (i, i + n)
         for n in (1, 2, 3, 4)
         for i in range(len(doc) - n + 1)
-        if edge[i] and edge[i + n - 1]
+        if edge[i] and edge[i + n - 1] and i in starts and i + n - 1 in ends
     }
     expected |= {(s.start, s.end) for s in doc.spans["pii_candidates"]}
     assert [tuple(row) for row in whole.tolist()] == sorted(expected)
+
+
+def test_the_shipped_edge_gate_leaves_every_span_as_scoring_every_ngram_does(default_nlp):
+    # The gate is a speed setting: pii_ner's candidates that reach its threshold lie between
+    # the span finder's recorded edges (configs/README.md has the counts on the dev suite).
+    text = _edge_text(12)
+    gated = default_nlp(text)
+    suggester = default_nlp.get_pipe("pii_ner").suggester
+    assert suggester.finder_edges
+    suggester.finder_edges = False
+    try:
+        every = default_nlp(text)
+    finally:
+        suggester.finder_edges = True
+    for key in ("pii_ner", "pii"):
+        assert _groups_of(gated, key) == _groups_of(every, key)
+        # Fewer candidates per matrix product: the same sums in another order.
+        for ours, theirs in zip(_scores(gated, key), _scores(every, key), strict=True):
+            assert ours == theirs or ours == pytest.approx(theirs, rel=1e-5)
+
+
+def _groups_of(doc, key: str) -> list[tuple[int, int, str]]:
+    return [(s.start_char, s.end_char, s.label_) for s in doc.spans[key]]
 
 
 def test_token_batches_cut_at_the_token_bound():

@@ -203,6 +203,41 @@ def test_ngram_preset_suggester_skips_ngrams_on_punctuation_edges_but_not_preset
     assert len(every.dataXd) == 7 + 6 + 5  # the preset span is a trigram too
 
 
+def test_ngram_preset_suggester_keeps_ngrams_between_the_span_finders_recorded_edges():
+    nlp = spacy.blank("en")
+    doc = nlp.make_doc("the pianist Ada Byron King played")
+    doc.spans["cands"] = [doc[2:5]]
+    doc.spans["cands"].attrs["edge_starts"] = [1, 2, 4]
+    # 9 is past the doc's end, as after a retokenizer: ignored.
+    doc.spans["cands"].attrs["edge_ends"] = [2, 4, 9]
+    build = build_ngram_preset_suggester
+    gated = build(sizes=[1, 2, 3], spans_key="cands", finder_edges=True)([doc])
+    rows = {tuple(map(int, row)) for row in gated.dataXd}
+    # Starts on 1, 2 or 4 and ends on 2 or 4, within three tokens; the finder's span stays.
+    assert rows == {(1, 3), (2, 3), (2, 5), (4, 5)}
+    # Without the record (a training step, a user's own key) nothing is gated.
+    del doc.spans["cands"].attrs["edge_starts"]
+    ungated = build(sizes=[1, 2, 3], spans_key="cands", finder_edges=True)([doc])
+    assert len(ungated.dataXd) == 6 + 5 + 4
+    # An empty record gates every n-gram: only the finder's own spans are left.
+    doc.spans["cands"].attrs["edge_starts"] = []
+    empty = build(sizes=[1, 2, 3], spans_key="cands", finder_edges=True)([doc])
+    assert {tuple(map(int, row)) for row in empty.dataXd} == {(2, 5)}
+
+
+def test_ngram_preset_suggester_gates_on_words_and_recorded_edges_together():
+    nlp = spacy.blank("en")
+    doc = nlp.make_doc("Ada ( Byron ) King")
+    doc.spans["cands"] = []
+    doc.spans["cands"].attrs["edge_starts"] = [0, 1, 2]
+    doc.spans["cands"].attrs["edge_ends"] = [2, 3, 4]
+    suggester = build_ngram_preset_suggester(
+        sizes=[1, 2, 3], spans_key="cands", word_edges=True, finder_edges=True
+    )
+    rows = {tuple(map(int, row)) for row in suggester([doc]).dataXd}
+    assert rows == {(0, 3), (2, 3), (2, 5)}
+
+
 def test_ngram_preset_suggester_rejects_zero_size():
     with pytest.raises(ConfigError):
         build_ngram_preset_suggester(sizes=[0, 1], spans_key="cands")

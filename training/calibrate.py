@@ -90,19 +90,26 @@ def report_dev_ece(
     return result
 
 
-def _suggester_settings(model: Path, sizes: str | None, word_edges: bool = False) -> dict:
+def _suggester_settings(
+    model: Path, sizes: str | None, word_edges: bool = False, finder_edges: bool = False
+) -> dict:
     """pii_ner's suggester block with other n-gram ``sizes`` ("1,2,3,4") and, with
-    ``word_edges``, only n-grams with a word at both edges; nothing when neither changes.
+    ``word_edges``, only n-grams with a word at both edges, and with ``finder_edges``, only
+    those between the span finder's recorded edges; nothing when none changes.
 
     The model is trained on the n-grams of its config; scoring fewer at inference is a
     speed choice measured on the dev suite (configs/README.md).
     """
-    if sizes is None and not word_edges:
+    if sizes is None and not word_edges and not finder_edges:
         return {}
     config = Config().from_disk(model / "config.cfg", interpolate=False)
     block = dict(config["components"]["pii_ner"]["suggester"])
     if "sizes" not in block:
-        flag = "--ngram-sizes" if sizes is not None else "--ngram-word-edges"
+        flag = (
+            "--ngram-sizes"
+            if sizes is not None
+            else ("--ngram-word-edges" if word_edges else "--finder-edge-threshold")
+        )
         raise SystemExit(f"{flag} needs a suggester with sizes, not {block.get('@misc')}")
     if sizes is not None:
         try:
@@ -114,7 +121,24 @@ def _suggester_settings(model: Path, sizes: str | None, word_edges: bool = False
         block["sizes"] = wanted
     if word_edges:
         block["word_edges"] = True
+    if finder_edges:
+        block["finder_edges"] = True
     return {"suggester": block}
+
+
+def _finder_settings(model: Path, edge_threshold: float | None) -> dict:
+    """The settings of the span finder whose spans pii_ner's suggester reads, recording
+    its edges at ``edge_threshold``; nothing for ``None``."""
+    if edge_threshold is None:
+        return {}
+    components = Config().from_disk(model / "config.cfg", interpolate=False)["components"]
+    key = components["pii_ner"].get("suggester", {}).get("spans_key")
+    for name, block in components.items():
+        if block.get("factory") == "pii_span_finder" and block.get("spans_key") == key:
+            if not 0.0 <= edge_threshold <= float(block.get("threshold", 0.5)):
+                raise SystemExit("--finder-edge-threshold must lie between 0 and its threshold")
+            return {name: {"edge_threshold": edge_threshold}}
+    raise SystemExit("--finder-edge-threshold needs a pii_span_finder feeding pii_ner")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -135,6 +159,12 @@ def main(argv: list[str] | None = None) -> int:
         "--ngram-word-edges",
         action="store_true",
         help="pii_ner proposes only n-grams with a word at both edges in the output",
+    )
+    parser.add_argument(
+        "--finder-edge-threshold",
+        type=float,
+        help="pii_ner scores only n-grams between tokens its span finder scores at least this "
+        "as a start and an end, in the output (default: every n-gram)",
     )
     parser.add_argument(
         "--fallback-threshold",
@@ -180,7 +210,10 @@ def _calibrate(
     policy_path: Path,
     score_map_path: Path,
 ) -> int:
-    suggester = _suggester_settings(model, args.ngram_sizes, args.ngram_word_edges)
+    finder = _finder_settings(model, args.finder_edge_threshold)
+    suggester = _suggester_settings(
+        model, args.ngram_sizes, args.ngram_word_edges, args.finder_edge_threshold is not None
+    )
     # What pii_ner proposes from if no policy can be fit.
     fallback_threshold = args.fallback_threshold
     if fallback_threshold is None:
@@ -263,7 +296,7 @@ def _calibrate(
         assemble_pipeline(
             model,
             output,
-            settings={"pii_ner": {"threshold": fallback_threshold, **suggester}},
+            settings={"pii_ner": {"threshold": fallback_threshold, **suggester}, **finder},
             score_map=map_file,
             meta={"pii_calibration": calibration_meta},
         )
@@ -296,6 +329,7 @@ def _calibrate(
         settings={
             "pii_ner": {"threshold": threshold, **suggester},
             "pii_merge": {"model_version": version},
+            **finder,
         },
         score_map=map_file,
         policy=policy_path,

@@ -165,6 +165,13 @@ def main(
         ROOT / "metrics" / "ranker_ml"
     ),
     ner_threshold: Annotated[float, Opt(help="pii_ner's proposal threshold")] = 0.05,
+    finder_edge_threshold: Annotated[
+        float | None,
+        Opt(
+            help="in the written pipeline, pii_ner scores only n-grams between tokens its span "
+            "finder scores at least this as a start and an end (default: every n-gram)"
+        ),
+    ] = None,
     reuse_candidates: Annotated[
         bool, Opt(help="read the candidates cached by the last run (same model and threshold)")
     ] = False,
@@ -252,12 +259,20 @@ def main(
                 "fitted_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             },
         )
-        _write_pipeline(model, name_tables, shipped.to_dict(), ner_threshold, final, out)
+        _write_pipeline(
+            model, name_tables, shipped.to_dict(), ner_threshold, final, out, finder_edge_threshold
+        )
     print(f"{time.time() - started:.0f} s in all")
 
 
 def _write_pipeline(
-    model: Path, tables: NameTables, ranker: dict, ner: float, person: float, out: Path
+    model: Path,
+    tables: NameTables,
+    ranker: dict,
+    ner: float,
+    person: float,
+    out: Path,
+    finder_edge_threshold: float | None = None,
 ) -> None:
     nlp = spacy.load(model, exclude=[RANKER])
     nlp.add_pipe(RANKER, before="pii_merge", config=RANKER_SETTINGS)
@@ -265,6 +280,11 @@ def _write_pipeline(
     nlp.to_disk(out)
     config = spacy.util.load_config(out / "config.cfg")
     config["components"]["pii_ner"]["threshold"] = ner
+    if finder_edge_threshold is not None:
+        # A speed setting: the candidates pii_ner keeps lie between these edges (the
+        # suggester's module docstring).
+        config["components"]["span_finder"]["edge_threshold"] = finder_edge_threshold
+        config["components"]["pii_ner"]["suggester"]["finder_edges"] = True
     thresholds = dict(config["components"]["pii_merge"].get("thresholds") or {})
     config["components"]["pii_merge"]["thresholds"] = {**thresholds, "PERSON": person}
     config.to_disk(out / "config.cfg")

@@ -9,6 +9,15 @@ figures within 0.004 (but where a fold chose another threshold) and runs the pip
 10 % faster; on the multilingual model, whose historic newspapers put OCR debris beside
 names, it lost F1 on eight of twelve sets (``configs/README.md``), so it is off by default.
 
+With ``finder_edges`` an n-gram must also start on a token that the span finder recorded as
+a possible start and end on one it recorded as a possible end (``pii_span_finder``'s
+``edge_threshold``). ``pii_ner`` keeps about 2 % of its candidates, and at an edge threshold
+of 0.001 all but 2 of 35,165 kept on training text and the precision sets lie between the
+span finder's edges, none of the 2 scored 0.25 or more (``configs/README.md``): scoring only
+those is a speed choice. A group without the record (a training step, a user's own key)
+gates nothing; a recorded token past the doc's end (a retokenizer after the span finder) is
+ignored.
+
 The candidates are built with numpy, and :meth:`NgramPresetSuggester.chunks` lists them a
 bounded number at a time, so that ``pii_ner`` never holds all the candidates of a long
 document: a million characters hold about a million of them.
@@ -26,16 +35,21 @@ from thinc.api import Ops, get_current_ops
 from thinc.types import Ragged
 
 from ..errors import ConfigError
+from .pii_span_finder import EDGE_ENDS, EDGE_STARTS
 
 
 class NgramPresetSuggester:
     """Suggest every n-gram of ``sizes`` (with ``word_edges``, those with a word at both
-    edges), plus the spans in ``doc.spans[spans_key]``."""
+    edges; with ``finder_edges``, those between the span finder's recorded edges), plus the
+    spans in ``doc.spans[spans_key]``."""
 
-    def __init__(self, sizes: list[int], spans_key: str, word_edges: bool = False) -> None:
+    def __init__(
+        self, sizes: list[int], spans_key: str, word_edges: bool = False, finder_edges: bool = False
+    ) -> None:
         self.sizes = sorted(set(sizes))
         self.spans_key = spans_key
         self.word_edges = word_edges
+        self.finder_edges = finder_edges
 
     def __call__(self, docs: Iterable[Doc], *, ops: Ops | None = None) -> Ragged:
         """spaCy's suggester protocol: all candidates of each doc, as one ``Ragged``."""
@@ -72,15 +86,26 @@ class NgramPresetSuggester:
         bounds = numpy.asarray([(span.start, span.end) for span in group], dtype="i")
         return bounds[numpy.argsort(bounds[:, 0], kind="stable")]
 
-    def _edges(self, doc: Doc) -> numpy.ndarray | None:
-        """Per token, whether an n-gram may start or end on it (not on a punctuation or
-        space token); ``None`` without ``word_edges``, where it may on any."""
-        if not self.word_edges:
+    def _edges(self, doc: Doc) -> tuple[numpy.ndarray, numpy.ndarray] | None:
+        """Per token, whether an n-gram may start on it and whether one may end on it;
+        ``None`` where neither ``word_edges`` nor a recorded ``finder_edges`` gates any."""
+        starts = ends = None
+        if self.word_edges:
+            flags = numpy.asarray(doc.to_array([IS_PUNCT, IS_SPACE]), dtype=bool).reshape((-1, 2))
+            starts = ends = numpy.logical_not(flags.any(axis=1))
+        group = doc.spans.get(self.spans_key, None) if self.finder_edges else None
+        if group is not None and EDGE_STARTS in group.attrs and EDGE_ENDS in group.attrs:
+            recorded = []
+            for attr in (EDGE_STARTS, EDGE_ENDS):
+                at = numpy.asarray(group.attrs[attr], dtype="int64")
+                mask = numpy.zeros(len(doc), dtype=bool)
+                mask[at[(at >= 0) & (at < len(doc))]] = True
+                recorded.append(mask)
+            starts = recorded[0] if starts is None else starts & recorded[0]
+            ends = recorded[1] if ends is None else ends & recorded[1]
+        if starts is None or ends is None:
             return None
-        if not len(doc):
-            return numpy.zeros(0, dtype=bool)
-        flags = numpy.asarray(doc.to_array([IS_PUNCT, IS_SPACE]), dtype=bool)
-        return numpy.logical_not(flags.any(axis=1))
+        return starts, ends
 
     def _between(
         self,
@@ -88,7 +113,7 @@ class NgramPresetSuggester:
         preset: numpy.ndarray,
         first: int,
         last: int,
-        edges: numpy.ndarray | None,
+        edges: tuple[numpy.ndarray, numpy.ndarray] | None,
     ) -> numpy.ndarray:
         """The candidates starting at tokens ``[first, last)``, unique, by start then end."""
         length = len(doc)
@@ -97,7 +122,7 @@ class NgramPresetSuggester:
         for size in self.sizes:
             begin = starts[: max(0, min(last, length - size + 1) - first)]
             if edges is not None:
-                begin = begin[edges[begin] & edges[begin + size - 1]]
+                begin = begin[edges[0][begin] & edges[1][begin + size - 1]]
             keys.append(begin * (length + 1) + begin + size)
         low, high = numpy.searchsorted(preset[:, 0], [first, last])
         inside = preset[low:high].astype("int64")
@@ -111,7 +136,7 @@ class NgramPresetSuggester:
 
 @registry.misc("pii.ngram_preset_suggester.v1")
 def build_ngram_preset_suggester(
-    sizes: list[int], spans_key: str, word_edges: bool = False
+    sizes: list[int], spans_key: str, word_edges: bool = False, finder_edges: bool = False
 ) -> NgramPresetSuggester:
     """Suggest every n-gram of the given sizes, plus the spans in ``doc.spans[spans_key]``.
 
@@ -125,10 +150,12 @@ def build_ngram_preset_suggester(
         spans_key: the span group whose spans are suggested as they are.
         word_edges: suggest only the n-grams that start and end on a token that is neither
             punctuation nor space (the module docstring has the measurements).
+        finder_edges: suggest only the n-grams that start and end on tokens the span finder
+            of ``spans_key`` recorded as possible edges, where it recorded them.
     """
     if not sizes or min(sizes) < 1:
         raise ConfigError("n-gram sizes must be positive")
-    return NgramPresetSuggester(sizes, spans_key, word_edges)
+    return NgramPresetSuggester(sizes, spans_key, word_edges, finder_edges)
 
 
 __all__ = ["NgramPresetSuggester", "build_ngram_preset_suggester"]

@@ -7,6 +7,11 @@ span listing alone. This component is the same model, settings, training and ser
 for each start it visits only the ends within ``max_length`` tokens (a binary search over
 the sorted ends), which lists the same spans in the same order in time linear in the
 tokens and the spans listed.
+
+With ``edge_threshold`` set it also records, in its span group's attrs, the tokens it scored
+at least that as a start (``edge_starts``) and as an end (``edge_ends``): the bounds that
+``pii.ngram_preset_suggester.v1`` with ``finder_edges`` keeps n-grams between. Unset (spaCy's
+behaviour, and every training config here) it records nothing.
 """
 
 from __future__ import annotations
@@ -24,9 +29,10 @@ from thinc.types import Floats2d
 
 from ..adapters.listened_windows import has_vectors, head_in_windows, listened_head
 from ..adapters.token_batches import TokenBoundedPipe
+from ..errors import ConfigError
 
 # spaCy 3.8's own defaults for its "span_finder" factory, so that the two read
-# the same config.
+# the same config, and the edge record off.
 DEFAULT_SPAN_FINDER_CONFIG = {
     "threshold": 0.5,
     "model": DEFAULT_SPAN_FINDER_MODEL,
@@ -34,7 +40,12 @@ DEFAULT_SPAN_FINDER_CONFIG = {
     "max_length": 25,
     "min_length": None,
     "scorer": {"@scorers": "spacy.span_finder_scorer.v1"},
+    "edge_threshold": None,
 }
+# The attrs of the span group that hold the tokens scored at least ``edge_threshold`` as a
+# start and as an end, in token order.
+EDGE_STARTS = "edge_starts"
+EDGE_ENDS = "edge_ends"
 
 
 @Language.factory(
@@ -56,9 +67,18 @@ def make_pii_span_finder(
     max_length: int | None,
     min_length: int | None,
     scorer: Callable | None,
+    edge_threshold: float | None,
 ) -> LinearSpanFinder:
-    """spaCy's span finder (same arguments), listing its candidates in linear time."""
-    return LinearSpanFinder(
+    """spaCy's span finder (same arguments), listing its candidates in linear time.
+
+    Args:
+        edge_threshold: also record the tokens scored at least this as a start or an end
+            (the module docstring); ``None`` records nothing. At most ``threshold``, so that
+            every span the component writes lies between recorded edges.
+    """
+    if edge_threshold is not None and not 0.0 <= edge_threshold <= threshold:
+        raise ConfigError("span finder edge_threshold must lie between 0 and its threshold")
+    finder = LinearSpanFinder(
         nlp,
         model=model,
         name=name,
@@ -68,11 +88,17 @@ def make_pii_span_finder(
         min_length=min_length,
         scorer=scorer,
     )
+    # An attribute, not ``cfg``: spaCy writes ``cfg`` into the folder, and a setting read back
+    # from there would outrank the config.
+    finder.edge_threshold = edge_threshold
+    return finder
 
 
 class LinearSpanFinder(TokenBoundedPipe, SpanFinder):
     """:class:`spacy.pipeline.SpanFinder` whose ``set_annotations`` is linear and whose
     scoring runs over bounded token windows."""
+
+    edge_threshold: float | None = None
 
     def predict(self, docs: Iterable[Doc]) -> Floats2d:
         """Start and end scores of every token, in order (spaCy's ``SpanFinder.predict``).
@@ -108,4 +134,9 @@ class LinearSpanFinder(TokenBoundedPipe, SpanFinder):
                 last = len(ends) if longest is None else bisect_right(ends, start + longest - 1)
                 spans.extend(doc[start : end + 1] for end in ends[first:last])
             doc.spans[key] = spans
+            if self.edge_threshold is not None:
+                group = doc.spans[key]
+                for attr, column in ((EDGE_STARTS, 0), (EDGE_ENDS, 1)):
+                    at = numpy.flatnonzero(doc_scores[:, column] >= self.edge_threshold)
+                    group.attrs[attr] = at.tolist()
             offset += len(doc)
