@@ -136,12 +136,17 @@ def test_finder_edges_set_the_gate_and_the_span_finders_record(tmp_path):
     assert gated == {"suggester": {**suggester, "finder_edges": True}}
     assert _script()._finder_settings(tmp_path, 0.001) == {"span_finder": {"edge_threshold": 0.001}}
     assert _script()._finder_settings(tmp_path, None) == {}
-    with pytest.raises(SystemExit, match="between 0 and its threshold"):
+    with pytest.raises(SystemExit, match="between 0 and the span finder's"):
         _script()._finder_settings(tmp_path, 0.2)
     # A span finder writing another key does not feed pii_ner: no record can gate it.
     components["span_finder"]["spans_key"] = "elsewhere"
     Config({"components": components}).to_disk(tmp_path / "config.cfg")
     with pytest.raises(SystemExit, match="needs a pii_span_finder"):
+        _script()._finder_settings(tmp_path, 0.001)
+    # Only the preset suggester reads the record.
+    components["pii_ner"]["suggester"] = {"@misc": "spacy.ngram_suggester.v1", "sizes": [1]}
+    Config({"components": components}).to_disk(tmp_path / "config.cfg")
+    with pytest.raises(SystemExit, match="ngram_preset_suggester"):
         _script()._finder_settings(tmp_path, 0.001)
 
 

@@ -255,9 +255,10 @@ def test_ngram_chunks_are_the_whole_candidate_list(default_nlp, word_edges, find
     numpy.testing.assert_array_equal(numpy.concatenate(chunks), whole)
     edge = [not word_edges or not (token.is_punct or token.is_space) for token in doc]
     # The shipped span finder records its edges; the gate reads them only when asked.
-    recorded = doc.spans["pii_candidates"].attrs
-    starts = set(recorded["edge_starts"]) if finder_edges else set(range(len(doc)))
-    ends = set(recorded["edge_ends"]) if finder_edges else set(range(len(doc)))
+    recorded = doc.spans["pii_candidates"].attrs["edges"]
+    assert recorded["tokens"] == len(doc)
+    starts = set(recorded["starts"]) if finder_edges else set(range(len(doc)))
+    ends = set(recorded["ends"]) if finder_edges else set(range(len(doc)))
     expected = {
         (i, i + n)
         for n in (1, 2, 3, 4)

@@ -207,30 +207,45 @@ def test_ngram_preset_suggester_keeps_ngrams_between_the_span_finders_recorded_e
     nlp = spacy.blank("en")
     doc = nlp.make_doc("the pianist Ada Byron King played")
     doc.spans["cands"] = [doc[2:5]]
-    doc.spans["cands"].attrs["edge_starts"] = [1, 2, 4]
-    # 9 is past the doc's end, as after a retokenizer: ignored.
-    doc.spans["cands"].attrs["edge_ends"] = [2, 4, 9]
+    record = {"tokens": 6, "starts": [1, 2, 4], "ends": [2, 4]}
+    doc.spans["cands"].attrs["edges"] = record
     build = build_ngram_preset_suggester
     gated = build(sizes=[1, 2, 3], spans_key="cands", finder_edges=True)([doc])
     rows = {tuple(map(int, row)) for row in gated.dataXd}
     # Starts on 1, 2 or 4 and ends on 2 or 4, within three tokens; the finder's span stays.
     assert rows == {(1, 3), (2, 3), (2, 5), (4, 5)}
-    # Without the record (a training step, a user's own key) nothing is gated.
-    del doc.spans["cands"].attrs["edge_starts"]
-    ungated = build(sizes=[1, 2, 3], spans_key="cands", finder_edges=True)([doc])
+    # Without the gate asked for, every n-gram.
+    ungated = build(sizes=[1, 2, 3], spans_key="cands")([doc])
     assert len(ungated.dataXd) == 6 + 5 + 4
+    # A record made on another tokenization (a retokenizer after the span finder, a window
+    # of a longer doc) gates nothing.
+    doc.spans["cands"].attrs["edges"] = {**record, "tokens": 7}
+    stale = build(sizes=[1, 2, 3], spans_key="cands", finder_edges=True)([doc])
+    assert len(stale.dataXd) == 6 + 5 + 4
     # An empty record gates every n-gram: only the finder's own spans are left.
-    doc.spans["cands"].attrs["edge_starts"] = []
+    doc.spans["cands"].attrs["edges"] = {"tokens": 6, "starts": [], "ends": []}
     empty = build(sizes=[1, 2, 3], spans_key="cands", finder_edges=True)([doc])
     assert {tuple(map(int, row)) for row in empty.dataXd} == {(2, 5)}
+
+
+def test_ngram_preset_suggester_ignores_an_edge_record_after_a_retokenizer():
+    nlp = spacy.blank("en")
+    doc = nlp.make_doc("Dr. Ada Lovelace met Charles Babbage")
+    doc.spans["cands"] = []
+    doc.spans["cands"].attrs["edges"] = {"tokens": 6, "starts": [4], "ends": [5]}
+    suggester = build_ngram_preset_suggester(sizes=[2], spans_key="cands", finder_edges=True)
+    assert [tuple(map(int, row)) for row in suggester([doc]).dataXd] == [(4, 6)]
+    with doc.retokenize() as retokenizer:
+        retokenizer.merge(doc[0:2])
+    # The indices no longer name the tokens they were recorded on: every bigram again.
+    assert len(suggester([doc]).dataXd) == len(doc) - 1
 
 
 def test_ngram_preset_suggester_gates_on_words_and_recorded_edges_together():
     nlp = spacy.blank("en")
     doc = nlp.make_doc("Ada ( Byron ) King")
     doc.spans["cands"] = []
-    doc.spans["cands"].attrs["edge_starts"] = [0, 1, 2]
-    doc.spans["cands"].attrs["edge_ends"] = [2, 3, 4]
+    doc.spans["cands"].attrs["edges"] = {"tokens": 5, "starts": [0, 1, 2], "ends": [2, 3, 4]}
     suggester = build_ngram_preset_suggester(
         sizes=[1, 2, 3], spans_key="cands", word_edges=True, finder_edges=True
     )

@@ -1,13 +1,17 @@
-"""pii_span_finder: the spans it writes, and the edge record pii_ner's suggester reads."""
+"""pii_span_finder: the spans it writes, the edge record pii_ner's suggester reads, and
+settings that come from the config."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy
 import pytest
 import spacy
 
+import spacy_pii
 from spacy_pii.errors import ConfigError
-from spacy_pii.pipeline.pii_span_finder import EDGE_ENDS, EDGE_STARTS
+from spacy_pii.pipeline.pii_span_finder import EDGE_RECORD
 
 
 def _finder(**config):
@@ -28,8 +32,7 @@ def test_edges_are_recorded_at_the_edge_threshold_beside_the_spans():
     finder.set_annotations([doc], SCORES)
     group = doc.spans["cands"]
     assert [span.text for span in group] == ["Ada Byron", "Ada Byron met King", "King"]
-    assert group.attrs[EDGE_STARTS] == [0, 1, 3]
-    assert group.attrs[EDGE_ENDS] == [0, 1, 2, 3]
+    assert group.attrs[EDGE_RECORD] == {"tokens": 4, "starts": [0, 1, 3], "ends": [0, 1, 2, 3]}
 
 
 def test_without_an_edge_threshold_nothing_is_recorded():
@@ -37,7 +40,7 @@ def test_without_an_edge_threshold_nothing_is_recorded():
     doc = nlp.make_doc("Ada Byron met King")
     finder.set_annotations([doc], SCORES)
     assert len(doc.spans["cands"]) == 3
-    assert EDGE_STARTS not in doc.spans["cands"].attrs
+    assert EDGE_RECORD not in doc.spans["cands"].attrs
 
 
 def test_the_edge_record_is_no_setting_saved_with_the_component(tmp_path):
@@ -54,3 +57,15 @@ def test_the_edge_record_is_no_setting_saved_with_the_component(tmp_path):
 def test_an_edge_threshold_outside_zero_to_the_threshold_is_refused(edge_threshold):
     with pytest.raises(ConfigError):
         _finder(threshold=0.5, edge_threshold=edge_threshold)
+
+
+def test_a_config_override_outranks_the_settings_spacy_saved_in_the_folder():
+    shipped = Path(spacy_pii.__file__).parent / "models" / "en_pii_default"
+    assert '"threshold":0.1' in (shipped / "span_finder" / "cfg").read_text().replace(" ", "")
+    override = {"threshold": 0.5, "max_length": 5, "edge_threshold": None}
+    nlp = spacy.load(shipped, config={"components": {"span_finder": override}})
+    finder = nlp.get_pipe("span_finder")
+    assert (finder.cfg["threshold"], finder.cfg["max_length"]) == (0.5, 5)
+    doc = nlp("Ada Lovelace met Charles Babbage at 12 St James's Square, London.")
+    assert all(len(span) <= 5 for span in doc.spans["pii_candidates"])
+    assert "edges" not in doc.spans["pii_candidates"].attrs

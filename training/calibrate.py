@@ -37,8 +37,14 @@ from pathlib import Path
 import spacy
 from thinc.api import Config
 
-from spacy_pii.assembly.release import assemble_pipeline, model_fingerprint, predict_documents
+from spacy_pii.assembly.release import (
+    assemble_pipeline,
+    model_fingerprint,
+    predict_documents,
+    span_finder_edge_settings,
+)
 from spacy_pii.core.taxonomy import load_taxonomy
+from spacy_pii.errors import ConfigError
 from spacy_pii.evaluation.calibration import (
     CalibrationError,
     ScoredSpan,
@@ -127,18 +133,14 @@ def _suggester_settings(
 
 
 def _finder_settings(model: Path, edge_threshold: float | None) -> dict:
-    """The settings of the span finder whose spans pii_ner's suggester reads, recording
-    its edges at ``edge_threshold``; nothing for ``None``."""
+    """The span finder's settings recording its edges at ``edge_threshold``; nothing for
+    ``None``."""
     if edge_threshold is None:
         return {}
-    components = Config().from_disk(model / "config.cfg", interpolate=False)["components"]
-    key = components["pii_ner"].get("suggester", {}).get("spans_key")
-    for name, block in components.items():
-        if block.get("factory") == "pii_span_finder" and block.get("spans_key") == key:
-            if not 0.0 <= edge_threshold <= float(block.get("threshold", 0.5)):
-                raise SystemExit("--finder-edge-threshold must lie between 0 and its threshold")
-            return {name: {"edge_threshold": edge_threshold}}
-    raise SystemExit("--finder-edge-threshold needs a pii_span_finder feeding pii_ner")
+    try:
+        return span_finder_edge_settings(model, edge_threshold)
+    except ConfigError as err:
+        raise SystemExit(f"--finder-edge-threshold: {err}") from None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -46,10 +46,12 @@ from evaluate_ml import SET_LANGUAGES
 from fit_ranker import RANKER, ROOT, CachedDoc, Opt, _cache, _figures, _probabilities
 
 from spacy_pii.assembly.build import language_pipeline
+from spacy_pii.assembly.release import span_finder_edge_settings
 from spacy_pii.core.languages import language_families
 from spacy_pii.core.name_evidence import NameTables, document_features
 from spacy_pii.core.span_ranker import RankerModel
 from spacy_pii.core.taxonomy import load_taxonomy
+from spacy_pii.errors import ConfigError
 from spacy_pii.evaluation.name_precision import NameFigures
 from spacy_pii.evaluation.ranker_fit import (
     Boosting,
@@ -177,6 +179,8 @@ def main(
     ] = False,
 ) -> None:
     started = time.time()
+    # Checked before the fit, so that a bad value costs no run.
+    finder = {} if finder_edge_threshold is None else _finder_settings(model, finder_edge_threshold)
     name_tables = _read_tables(tables)
     cache_file = report / "candidates.pickle"
     if reuse_candidates and cache_file.exists():
@@ -259,9 +263,7 @@ def main(
                 "fitted_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             },
         )
-        _write_pipeline(
-            model, name_tables, shipped.to_dict(), ner_threshold, final, out, finder_edge_threshold
-        )
+        _write_pipeline(model, name_tables, shipped.to_dict(), ner_threshold, final, out, finder)
     print(f"{time.time() - started:.0f} s in all")
 
 
@@ -272,7 +274,7 @@ def _write_pipeline(
     ner: float,
     person: float,
     out: Path,
-    finder_edge_threshold: float | None = None,
+    finder: dict[str, dict],
 ) -> None:
     nlp = spacy.load(model, exclude=[RANKER])
     nlp.add_pipe(RANKER, before="pii_merge", config=RANKER_SETTINGS)
@@ -280,15 +282,22 @@ def _write_pipeline(
     nlp.to_disk(out)
     config = spacy.util.load_config(out / "config.cfg")
     config["components"]["pii_ner"]["threshold"] = ner
-    if finder_edge_threshold is not None:
+    for name, values in finder.items():
         # A speed setting: the candidates pii_ner keeps lie between these edges (the
         # suggester's module docstring).
-        config["components"]["span_finder"]["edge_threshold"] = finder_edge_threshold
+        config["components"][name].update(values)
         config["components"]["pii_ner"]["suggester"]["finder_edges"] = True
     thresholds = dict(config["components"]["pii_merge"].get("thresholds") or {})
     config["components"]["pii_merge"]["thresholds"] = {**thresholds, "PERSON": person}
     config.to_disk(out / "config.cfg")
     spacy.load(out)  # refuse to leave a pipeline that does not load
+
+
+def _finder_settings(model: Path, edge_threshold: float) -> dict[str, dict]:
+    try:
+        return span_finder_edge_settings(model, edge_threshold)
+    except ConfigError as err:
+        raise typer.BadParameter(str(err), param_hint="--finder-edge-threshold") from None
 
 
 if __name__ == "__main__":

@@ -114,6 +114,30 @@ def predict_documents(nlp: Language, texts: Iterable[str], *, key: str = "pii") 
     return predicted
 
 
+def span_finder_edge_settings(model: str | Path, edge_threshold: float) -> dict[str, dict]:
+    """The settings under which the span finder feeding ``pii_ner`` records its edges at
+    ``edge_threshold``, for :func:`assemble_pipeline` (``{name: {"edge_threshold": ...}}``).
+
+    The suggester must be ``pii.ngram_preset_suggester.v1`` reading that span finder's key,
+    and the bar must lie between 0 and the span finder's threshold; a ``ConfigError`` says
+    which does not hold.
+    """
+    from thinc.api import Config
+
+    components = Config().from_disk(Path(model) / "config.cfg", interpolate=False)["components"]
+    suggester = components.get("pii_ner", {}).get("suggester", {})
+    if suggester.get("@misc") != "pii.ngram_preset_suggester.v1":
+        raise ConfigError("an edge threshold needs pii_ner's pii.ngram_preset_suggester.v1")
+    for name, block in components.items():
+        if block.get("factory") == "pii_span_finder" and block.get("spans_key") == suggester.get(
+            "spans_key"
+        ):
+            if not 0.0 <= edge_threshold <= float(block.get("threshold", 0.5)):
+                raise ConfigError("an edge threshold must lie between 0 and the span finder's")
+            return {name: {"edge_threshold": edge_threshold}}
+    raise ConfigError("an edge threshold needs a pii_span_finder whose spans pii_ner reads")
+
+
 def assemble_pipeline(
     model: str | Path,
     output: str | Path,

@@ -11,12 +11,12 @@ names, it lost F1 on eight of twelve sets (``configs/README.md``), so it is off 
 
 With ``finder_edges`` an n-gram must also start on a token that the span finder recorded as
 a possible start and end on one it recorded as a possible end (``pii_span_finder``'s
-``edge_threshold``). ``pii_ner`` keeps about 2 % of its candidates, and at an edge threshold
-of 0.001 all but 2 of 35,165 kept on training text and the precision sets lie between the
-span finder's edges, none of the 2 scored 0.25 or more (``configs/README.md``): scoring only
-those is a speed choice. A group without the record (a training step, a user's own key)
-gates nothing; a recorded token past the doc's end (a retokenizer after the span finder) is
-ignored.
+``edge_threshold``). ``pii_ner`` keeps a few in a hundred of its candidates, and the ones it
+keeps start and end on such tokens at a low bar, so scoring only those is a speed choice
+(``configs/README.md`` has the counts). A group without the record gates nothing (the
+training configs set no ``edge_threshold``, so training scores every n-gram), and neither
+does a record made on another tokenization, which a retokenizer after the span finder or a
+window of a longer doc leaves (its token count differs).
 
 The candidates are built with numpy, and :meth:`NgramPresetSuggester.chunks` lists them a
 bounded number at a time, so that ``pii_ner`` never holds all the candidates of a long
@@ -35,7 +35,7 @@ from thinc.api import Ops, get_current_ops
 from thinc.types import Ragged
 
 from ..errors import ConfigError
-from .pii_span_finder import EDGE_ENDS, EDGE_STARTS
+from .pii_span_finder import EDGE_RECORD
 
 
 class NgramPresetSuggester:
@@ -65,11 +65,11 @@ class NgramPresetSuggester:
         return Ragged(ops.asarray2i(data), ops.asarray1i(numpy.asarray(lengths, dtype="i")))  # type: ignore[arg-type]
 
     def chunks(self, doc: Doc, max_candidates: int) -> Iterator[numpy.ndarray]:
-        """The doc's candidates in order, in arrays of about ``max_candidates`` rows.
+        """The doc's candidates in order, in arrays of at most about ``max_candidates`` rows.
 
         Each array holds the candidates that start in a run of tokens, ``max_candidates //
         len(sizes)`` tokens long; a run where the span finder proposed more spans holds
-        more rows.
+        more rows, and one where n-grams are gated fewer.
         """
         preset = self._preset(doc)
         edges = self._edges(doc)
@@ -94,12 +94,12 @@ class NgramPresetSuggester:
             flags = numpy.asarray(doc.to_array([IS_PUNCT, IS_SPACE]), dtype=bool).reshape((-1, 2))
             starts = ends = numpy.logical_not(flags.any(axis=1))
         group = doc.spans.get(self.spans_key, None) if self.finder_edges else None
-        if group is not None and EDGE_STARTS in group.attrs and EDGE_ENDS in group.attrs:
+        record = group.attrs.get(EDGE_RECORD) if group is not None else None
+        if isinstance(record, dict) and record.get("tokens") == len(doc):
             recorded = []
-            for attr in (EDGE_STARTS, EDGE_ENDS):
-                at = numpy.asarray(group.attrs[attr], dtype="int64")
+            for name in ("starts", "ends"):
                 mask = numpy.zeros(len(doc), dtype=bool)
-                mask[at[(at >= 0) & (at < len(doc))]] = True
+                mask[numpy.asarray(record[name], dtype="int64")] = True
                 recorded.append(mask)
             starts = recorded[0] if starts is None else starts & recorded[0]
             ends = recorded[1] if ends is None else ends & recorded[1]

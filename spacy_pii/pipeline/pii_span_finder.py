@@ -8,16 +8,17 @@ for each start it visits only the ends within ``max_length`` tokens (a binary se
 the sorted ends), which lists the same spans in the same order in time linear in the
 tokens and the spans listed.
 
-With ``edge_threshold`` set it also records, in its span group's attrs, the tokens it scored
-at least that as a start (``edge_starts``) and as an end (``edge_ends``): the bounds that
-``pii.ngram_preset_suggester.v1`` with ``finder_edges`` keeps n-grams between. Unset (spaCy's
-behaviour, and every training config here) it records nothing.
+With ``edge_threshold`` set it also records, in its span group's ``attrs["edges"]``, the
+tokens it scored at least that as a start and as an end, with the doc's token count: the
+bounds that ``pii.ngram_preset_suggester.v1`` with ``finder_edges`` keeps n-grams between.
+Unset (spaCy's behaviour, and every training config here) it records nothing.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy
 from spacy.language import Language
@@ -42,10 +43,12 @@ DEFAULT_SPAN_FINDER_CONFIG = {
     "scorer": {"@scorers": "spacy.span_finder_scorer.v1"},
     "edge_threshold": None,
 }
-# The attrs of the span group that hold the tokens scored at least ``edge_threshold`` as a
-# start and as an end, in token order.
-EDGE_STARTS = "edge_starts"
-EDGE_ENDS = "edge_ends"
+# The span group's attr holding the edge record: {"tokens": the doc's token count, "starts"
+# and "ends": the tokens scored at least ``edge_threshold`` as a start and as an end, in
+# order}. One mapping rather than lists beside the spans, so that nothing reads it as one
+# value per span; the count tells a reader whether the doc still has the tokens it was
+# recorded on.
+EDGE_RECORD = "edges"
 
 
 @Language.factory(
@@ -95,10 +98,25 @@ def make_pii_span_finder(
 
 
 class LinearSpanFinder(TokenBoundedPipe, SpanFinder):
-    """:class:`spacy.pipeline.SpanFinder` whose ``set_annotations`` is linear and whose
-    scoring runs over bounded token windows."""
+    """:class:`spacy.pipeline.SpanFinder` whose ``set_annotations`` is linear, whose
+    scoring runs over bounded token windows, and whose settings come from the config."""
 
     edge_threshold: float | None = None
+
+    # spaCy's component writes its settings (threshold, lengths, key) into the folder as
+    # ``cfg`` and reads them back over the config's, so an override at ``spacy.load`` would
+    # be lost. The folder is still written in spaCy's layout; on load its settings yield.
+    def from_disk(self, path: Any, *, exclude: Iterable[str] = ()) -> LinearSpanFinder:
+        settings = dict(self.cfg)
+        super().from_disk(path, exclude=exclude)
+        self.cfg.update(settings)
+        return self
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = ()) -> LinearSpanFinder:
+        settings = dict(self.cfg)
+        super().from_bytes(bytes_data, exclude=exclude)
+        self.cfg.update(settings)
+        return self
 
     def predict(self, docs: Iterable[Doc]) -> Floats2d:
         """Start and end scores of every token, in order (spaCy's ``SpanFinder.predict``).
@@ -135,8 +153,9 @@ class LinearSpanFinder(TokenBoundedPipe, SpanFinder):
                 spans.extend(doc[start : end + 1] for end in ends[first:last])
             doc.spans[key] = spans
             if self.edge_threshold is not None:
-                group = doc.spans[key]
-                for attr, column in ((EDGE_STARTS, 0), (EDGE_ENDS, 1)):
-                    at = numpy.flatnonzero(doc_scores[:, column] >= self.edge_threshold)
-                    group.attrs[attr] = at.tolist()
+                doc.spans[key].attrs[EDGE_RECORD] = {
+                    "tokens": len(doc),
+                    "starts": numpy.flatnonzero(doc_scores[:, 0] >= self.edge_threshold).tolist(),
+                    "ends": numpy.flatnonzero(doc_scores[:, 1] >= self.edge_threshold).tolist(),
+                }
             offset += len(doc)
