@@ -282,10 +282,11 @@ def _write_pipeline(
     nlp.to_disk(out)
     config = spacy.util.load_config(out / "config.cfg")
     config["components"]["pii_ner"]["threshold"] = ner
-    for name, values in finder.items():
+    if finder:
         # A speed setting: the candidates pii_ner keeps lie between these edges (the
         # suggester's module docstring).
-        config["components"][name].update(values)
+        for name, values in finder.items():
+            config["components"][name].update(values)
         config["components"]["pii_ner"]["suggester"]["finder_edges"] = True
     thresholds = dict(config["components"]["pii_merge"].get("thresholds") or {})
     config["components"]["pii_merge"]["thresholds"] = {**thresholds, "PERSON": person}
