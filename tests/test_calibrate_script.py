@@ -130,7 +130,7 @@ def test_finder_edges_set_the_gate_and_the_span_finders_record(tmp_path):
     suggester = {"@misc": "pii.ngram_preset_suggester.v1", "sizes": [1, 2]}
     suggester["spans_key"] = "pii_candidates"
     finder = {"factory": "pii_span_finder", "spans_key": "pii_candidates", "threshold": 0.1}
-    components = {"pii_ner": {"suggester": suggester}, "span_finder": finder}
+    components = {"pii_ner": {"factory": "pii_ner", "suggester": suggester}, "span_finder": finder}
     Config({"components": components}).to_disk(tmp_path / "config.cfg")
     gated = _script()._suggester_settings(tmp_path, None, finder_edges=True)
     assert gated == {"suggester": {**suggester, "finder_edges": True}}

@@ -1,7 +1,11 @@
 """Fit the span ranker for the multilingual pipeline, leaving one set out, and write it.
 
-    python training/fit_ranker_ml.py --model spacy_pii/models/xx_pii_default \
+    python training/fit_ranker_ml.py --model training/output/ml/model-pair \
         --tables training/output/name_evidence_xx.json.gz --out training/output/ml/model-ranked
+
+``--model`` is a trained multilingual pipeline: one run of the recipe, or two side by side
+(``pair_name_models.py``), whose candidates are the group the merge reads (``pii_ner``'s,
+or the pair's mean); every ``pii_ner`` in it proposes from ``--ner-threshold``.
 
 The multilingual dev suite (``corpus/built_ml/dev``: UNER dev, the held-out tails of the
 Europeana files, MEDDOCAN dev) runs once through ``spacy_pii.load(LANG)`` for each set's
@@ -22,12 +26,12 @@ fitted on: it is scored by the fold that leaves its original out, so no fold see
 documents in either script.
 
 Those are the leave-one-set-out (LOSO) figures it prints, beside the first stage alone:
-``pii_ner``'s scores from the threshold in ``--model``'s config, no ranker (for a model not
-yet ranked, that is the pipeline as it was). The written ranker is fitted on all sets, with
-the median of the folds' thresholds. The ECE of the held-out scores is reported per set and
-per language family (``family`` in the languages table). ``--out`` receives the pipeline with
-``pii_span_ranker`` before ``pii_merge``, ``pii_ner``'s threshold and
-``[components.pii_merge.thresholds]``.
+``pii_ner``'s scores (a pair's mean) from the threshold in ``--model``'s config, no ranker
+(for a model not yet ranked, that is the pipeline as it was). The written ranker is fitted
+on all sets, with the median of the folds' thresholds. The ECE of the held-out scores is
+reported per set and per language family (``family`` in the languages table). ``--out``
+receives the pipeline with ``pii_span_ranker`` before ``pii_merge``, each ``pii_ner``'s
+threshold and ``[components.pii_merge.thresholds]``.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ from evaluate_ml import SET_LANGUAGES
 from fit_ranker import RANKER, ROOT, CachedDoc, Opt, _cache, _figures, _probabilities
 
 from spacy_pii.assembly.build import language_pipeline
-from spacy_pii.assembly.release import span_finder_edge_settings
+from spacy_pii.assembly.release import name_model_components, span_finder_edge_settings
 from spacy_pii.core.languages import language_families
 from spacy_pii.core.name_evidence import NameTables, document_features
 from spacy_pii.core.span_ranker import RankerModel
@@ -70,12 +74,15 @@ TYPE_GROUPS = {"PERSON": ("PERSON",)}
 # 0 it costs the mean F1 0.001 leaving one set out (configs/README.md).
 UNWEIGHTED = ("possessive_after",)
 FAMILY_OF = {code: family for family, codes in language_families().items() for code in codes}
-RANKER_SETTINGS = {
-    "candidate_keys": ["pii_ner"],
-    "peer_keys": [],
-    "compare_with": {},
-    "types": ["PERSON"],
-}
+
+
+def _ranker_settings(model: Path) -> dict:
+    """The ranker reads the name model's group that the merge reads: ``pii_ner``'s, or a
+    pair's mean (:mod:`spacy_pii.assembly.name_model_pair`)."""
+    components = spacy.util.load_config(model / "config.cfg")["components"]
+    rules_key = components["pii_rules"]["spans_key"]
+    keys = [key for key in components["pii_merge"]["candidate_keys"] if key != rules_key]
+    return {"candidate_keys": keys, "peer_keys": [], "compare_with": {}, "types": ["PERSON"]}
 
 
 def _fit(
@@ -97,12 +104,12 @@ def _read_tables(path: Path) -> NameTables:
 
 def _candidates(model: Path, dev: Path, tables: NameTables, ner_threshold: float) -> dict:
     taxonomy = load_taxonomy()
-    config = {"components": {"pii_ner": {"threshold": ner_threshold}}}
+    config = {"components": {n: {"threshold": ner_threshold} for n in name_model_components(model)}}
     cached: dict[str, list[CachedDoc]] = {}
     for name, lang in SET_LANGUAGES.items():
         docs = [json.loads(line) for line in (dev / f"{name}.jsonl").open(encoding="utf-8")]
         nlp = language_pipeline(lang, model=model, config=config, exclude=[RANKER])
-        nlp.add_pipe(RANKER, before="pii_merge", config=RANKER_SETTINGS)
+        nlp.add_pipe(RANKER, before="pii_merge", config=_ranker_settings(model))
         nlp.get_pipe(RANKER).initialize(tables=tables.to_dict())
         cached[name] = _cache(nlp, docs, taxonomy)
     return cached
@@ -277,17 +284,18 @@ def _write_pipeline(
     finder: dict[str, dict],
 ) -> None:
     nlp = spacy.load(model, exclude=[RANKER])
-    nlp.add_pipe(RANKER, before="pii_merge", config=RANKER_SETTINGS)
+    nlp.add_pipe(RANKER, before="pii_merge", config=_ranker_settings(model))
     nlp.get_pipe(RANKER).initialize(model=ranker, tables=tables.to_dict())
     nlp.to_disk(out)
     config = spacy.util.load_config(out / "config.cfg")
-    config["components"]["pii_ner"]["threshold"] = ner
-    if finder:
-        # A speed setting: the candidates pii_ner keeps lie between these edges (the
-        # suggester's module docstring).
-        for name, values in finder.items():
-            config["components"][name].update(values)
-        config["components"]["pii_ner"]["suggester"]["finder_edges"] = True
+    for name in name_model_components(model):
+        config["components"][name]["threshold"] = ner
+        if finder:
+            # A speed setting: the candidates pii_ner keeps lie between these edges (the
+            # suggester's module docstring).
+            config["components"][name]["suggester"]["finder_edges"] = True
+    for name, values in finder.items():
+        config["components"][name].update(values)
     thresholds = dict(config["components"]["pii_merge"].get("thresholds") or {})
     config["components"]["pii_merge"]["thresholds"] = {**thresholds, "PERSON": person}
     config.to_disk(out / "config.cfg")

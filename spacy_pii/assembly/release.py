@@ -114,28 +114,47 @@ def predict_documents(nlp: Language, texts: Iterable[str], *, key: str = "pii") 
     return predicted
 
 
+def name_model_components(model: str | Path) -> list[str]:
+    """The names of the ``pii_ner`` components in the pipeline folder ``model``, in config
+    order: one, or two in a pair of name models (:mod:`spacy_pii.assembly.name_model_pair`)."""
+    from thinc.api import Config
+
+    components = Config().from_disk(Path(model) / "config.cfg", interpolate=False)["components"]
+    return [name for name, block in components.items() if block.get("factory") == "pii_ner"]
+
+
 def span_finder_edge_settings(model: str | Path, edge_threshold: float) -> dict[str, dict]:
-    """The settings under which the span finder feeding ``pii_ner`` records its edges at
+    """The settings under which each span finder feeding a ``pii_ner`` records its edges at
     ``edge_threshold``, for :func:`assemble_pipeline` (``{name: {"edge_threshold": ...}}``).
 
-    The suggester must be ``pii.ngram_preset_suggester.v1`` reading that span finder's key,
-    and the bar must lie between 0 and the span finder's threshold; a ``ConfigError`` says
-    which does not hold.
+    Each ``pii_ner``'s suggester must be ``pii.ngram_preset_suggester.v1`` reading a span
+    finder's key, and the bar must lie between 0 and that span finder's threshold; a
+    ``ConfigError`` says which does not hold.
     """
     from thinc.api import Config
 
     components = Config().from_disk(Path(model) / "config.cfg", interpolate=False)["components"]
-    suggester = components.get("pii_ner", {}).get("suggester", {})
-    if suggester.get("@misc") != "pii.ngram_preset_suggester.v1":
-        raise ConfigError("an edge threshold needs pii_ner's pii.ngram_preset_suggester.v1")
-    for name, block in components.items():
-        if block.get("factory") == "pii_span_finder" and block.get("spans_key") == suggester.get(
-            "spans_key"
-        ):
-            if not 0.0 <= edge_threshold <= float(block.get("threshold", 0.5)):
-                raise ConfigError("an edge threshold must lie between 0 and the span finder's")
-            return {name: {"edge_threshold": edge_threshold}}
-    raise ConfigError("an edge threshold needs a pii_span_finder whose spans pii_ner reads")
+    ners = name_model_components(model)
+    if not ners:
+        raise ConfigError("an edge threshold needs a pii_ner component")
+    settings: dict[str, dict] = {}
+    for ner in ners:
+        suggester = components[ner].get("suggester", {})
+        if suggester.get("@misc") != "pii.ngram_preset_suggester.v1":
+            raise ConfigError("an edge threshold needs pii_ner's pii.ngram_preset_suggester.v1")
+        finders = [
+            (name, block)
+            for name, block in components.items()
+            if block.get("factory") == "pii_span_finder"
+            and block.get("spans_key") == suggester.get("spans_key")
+        ]
+        if not finders:
+            raise ConfigError("an edge threshold needs a pii_span_finder whose spans pii_ner reads")
+        name, block = finders[0]
+        if not 0.0 <= edge_threshold <= float(block.get("threshold", 0.5)):
+            raise ConfigError("an edge threshold must lie between 0 and the span finder's")
+        settings[name] = {"edge_threshold": edge_threshold}
+    return settings
 
 
 def assemble_pipeline(
