@@ -222,3 +222,12 @@ def test_runs_of_different_recipes_are_refused(runs, tmp_path):
         pair_name_models(runs[0], tmp_path / "other")
     with pytest.raises(ConfigError):
         pair_name_models(runs[0], tmp_path / "absent")
+
+
+def test_a_run_with_a_fitted_ranker_is_refused(runs, tmp_path):
+    # Its ranker reads pii_ner alone; the pair's ranker is fitted on the mean afterwards.
+    ranked = spacy.load(runs[0])
+    ranked.add_pipe("pii_span_ranker", before="pii_merge")
+    ranked.to_disk(tmp_path / "ranked")
+    with pytest.raises(ConfigError, match="ranker"):
+        pair_name_models(tmp_path / "ranked", runs[1])

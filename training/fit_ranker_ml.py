@@ -105,11 +105,12 @@ def _read_tables(path: Path) -> NameTables:
 def _candidates(model: Path, dev: Path, tables: NameTables, ner_threshold: float) -> dict:
     taxonomy = load_taxonomy()
     config = {"components": {n: {"threshold": ner_threshold} for n in name_model_components(model)}}
+    ranker_settings = _ranker_settings(model)
     cached: dict[str, list[CachedDoc]] = {}
     for name, lang in SET_LANGUAGES.items():
         docs = [json.loads(line) for line in (dev / f"{name}.jsonl").open(encoding="utf-8")]
         nlp = language_pipeline(lang, model=model, config=config, exclude=[RANKER])
-        nlp.add_pipe(RANKER, before="pii_merge", config=_ranker_settings(model))
+        nlp.add_pipe(RANKER, before="pii_merge", config=ranker_settings)
         nlp.get_pipe(RANKER).initialize(tables=tables.to_dict())
         cached[name] = _cache(nlp, docs, taxonomy)
     return cached

@@ -58,8 +58,15 @@ def _config(path: Path) -> Config:
     if not (path / "config.cfg").is_file():
         raise ConfigError("a name model must be a trained pipeline folder")
     config = spacy.util.load_config(path / "config.cfg", interpolate=True)
-    if any(name not in config["nlp"]["pipeline"] for name in (*RUN_COMPONENTS, "pii_merge")):
-        raise ConfigError(f"a name model's pipeline must hold {', '.join(RUN_COMPONENTS)}")
+    pipeline = config["nlp"]["pipeline"]
+    if any(name not in pipeline for name in (*RUN_COMPONENTS, "pii_merge")):
+        raise ConfigError(
+            f"a name model's pipeline must hold {', '.join(RUN_COMPONENTS)}, pii_merge"
+        )
+    # A ranker fitted on one run's pii_ner would go on reading that group alone; the pair's
+    # ranker is fitted afterwards, on the mean (training/fit_ranker_ml.py).
+    if any(config["components"][name].get("factory") == "pii_span_ranker" for name in pipeline):
+        raise ConfigError("pair the trained runs before a span ranker is fitted")
     return config
 
 

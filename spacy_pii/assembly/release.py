@@ -114,13 +114,20 @@ def predict_documents(nlp: Language, texts: Iterable[str], *, key: str = "pii") 
     return predicted
 
 
+def _config_components(model: str | Path) -> dict[str, Any]:
+    from thinc.api import Config
+
+    return Config().from_disk(Path(model) / "config.cfg", interpolate=False)["components"]
+
+
+def _name_models(components: dict[str, Any]) -> list[str]:
+    return [name for name, block in components.items() if block.get("factory") == "pii_ner"]
+
+
 def name_model_components(model: str | Path) -> list[str]:
     """The names of the ``pii_ner`` components in the pipeline folder ``model``, in config
     order: one, or two in a pair of name models (:mod:`spacy_pii.assembly.name_model_pair`)."""
-    from thinc.api import Config
-
-    components = Config().from_disk(Path(model) / "config.cfg", interpolate=False)["components"]
-    return [name for name, block in components.items() if block.get("factory") == "pii_ner"]
+    return _name_models(_config_components(model))
 
 
 def span_finder_edge_settings(model: str | Path, edge_threshold: float) -> dict[str, dict]:
@@ -131,10 +138,8 @@ def span_finder_edge_settings(model: str | Path, edge_threshold: float) -> dict[
     finder's key, and the bar must lie between 0 and that span finder's threshold; a
     ``ConfigError`` says which does not hold.
     """
-    from thinc.api import Config
-
-    components = Config().from_disk(Path(model) / "config.cfg", interpolate=False)["components"]
-    ners = name_model_components(model)
+    components = _config_components(model)
+    ners = _name_models(components)
     if not ners:
         raise ConfigError("an edge threshold needs a pii_ner component")
     settings: dict[str, dict] = {}

@@ -1,7 +1,7 @@
 """``pii_ner_mean``: two or more name models' spans as one group, each scored by their mean.
 
 The multilingual pipeline runs two encoders and two ``pii_ner`` components, trained by one
-recipe with different seeds (``training/join_models_ml.py`` puts them side by side). This
+recipe with different seeds (``training/pair_name_models.py`` puts them side by side). This
 component reads their span groups and writes one: the union of their spans, each with the
 mean of its scores (:func:`spacy_pii.core.span_mean.mean_scored`: a model that did not
 propose a span counts 0). ``pii_span_ranker`` and ``pii_merge`` then read that group as they
