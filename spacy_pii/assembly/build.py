@@ -298,7 +298,8 @@ def language_pipeline(
 
     The trained pipeline (the embedded ``xx_pii_default`` unless ``model``) is loaded as a
     ``lang`` pipeline: its config builds ``lang``'s guarded tokenizer in place of the saved
-    one, and ``pii_rules`` reads ``lang``'s data. Without a trained pipeline in this build
+    one, and ``pii_rules`` reads ``lang``'s data. For a language whose data names a
+    ``latin_script``, ``pii_latin_forms`` runs first. Without a trained pipeline in this build
     the result is rules only, on ``lang``'s tokenizer. ``config`` holds further overrides
     of the trained pipeline's config (``{"components": {"pii_ner": {"threshold": 0.3}}}``);
     ``exclude`` names components of it not to load (``training/fit_ranker_ml.py`` refits a
@@ -330,5 +331,8 @@ def language_pipeline(
         for key, value in values.items():
             merged[key] = {**merged.get(key, {}), **value} if isinstance(value, dict) else value
     nlp = spacy.load(path, config=overrides, exclude=["tokenizer", *exclude])
+    scheme = language_rules(lang).latin_script
+    if scheme is not None:
+        nlp.add_pipe("pii_latin_forms", first=True, config={"scheme": scheme})
     use_numpy_blas(nlp)
     return nlp

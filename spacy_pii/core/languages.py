@@ -81,6 +81,7 @@ class LanguageRules(BaseModel):
     code: str = ""
     name: str = Field(min_length=1)
     family: str | None = Field(default=None, min_length=1)
+    latin_script: str | None = Field(default=None, min_length=1)
     countries: tuple[str, ...] = ()
     gov_id_countries: tuple[str, ...] = ()
     titles: tuple[str, ...] = ()
