@@ -272,3 +272,27 @@ def test_address_words_before_a_candidate_follow_the_texts_language():
     assert reads("Visto por Francisco Berkal ayer.", "Francisco Berkal", "es") == 0.0
     # English has no place words in the language data: the feature stays off.
     assert reads("She lives on Calle de Francisco Berkal.", "Francisco Berkal", "en") == 0.0
+
+
+def test_serbian_cyrillic_words_are_looked_up_by_their_latin_forms():
+    # The tables hold Serbian names in Latin letters; Serbian is written in both alphabets,
+    # Russian in Cyrillic only, so only Serbian text is looked up by its Latin form.
+    tables = NameTables(language="xx", first_names={"dragoslav": 3.0}, surnames={"jovanović": 4.0})
+    text = "Састанак: Драгослав Јовановић."
+    start = text.index("Драгослав")
+    candidate = Candidate(
+        start=start, end=len(text) - 1, label="PERSON", score=0.6, from_peer=False
+    )
+
+    def shares(language: str) -> tuple[float, float]:
+        row = dict(
+            zip(
+                FEATURE_NAMES,
+                candidate_features(text, candidate, DocumentCasing.of(text), tables, language),
+                strict=True,
+            )
+        )
+        return row["first_name_share"], row["surname_share"]
+
+    assert shares("sr") == (0.5, 0.5)
+    assert shares("ru") == (0.0, 0.0)

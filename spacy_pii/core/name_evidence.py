@@ -28,6 +28,7 @@ from typing import Any
 from ..errors import ConfigError
 from .conventions import opens_sentence, words_before
 from .languages import rules_if_known
+from .latin_forms import latin_form
 
 # Zipf 0 is "not seen"; wordfreq's scale tops out near 8 ("the" is 7.7 in English).
 ZIPF_CEILING = 8.0
@@ -404,6 +405,21 @@ def address_words(language: str) -> frozenset[str]:
     return frozenset() if rules is None else frozenset(rules.place_words)
 
 
+@lru_cache(maxsize=64)
+def _latin_script(language: str) -> str | None:
+    rules = rules_if_known(language)
+    return None if rules is None else rules.latin_script
+
+
+def _table_words(folded: list[str], language: str) -> list[str]:
+    """The words to look up in the name and place tables: for a language written in two
+    alphabets, a Cyrillic word by its Latin form, the alphabet its tables are in."""
+    scheme = _latin_script(language)
+    if scheme is None:
+        return folded
+    return [latin_form(w, scheme) or w for w in folded]
+
+
 def _address_word_before(text: str, start: int, words: frozenset[str]) -> bool:
     return bool(words) and any(word.lower() in words for word in words_before(text, start))
 
@@ -444,8 +460,9 @@ def candidate_features(
     n_words = max(1, len(words))
     word_zipfs = [zipf(w, language) / ZIPF_CEILING for w in folded]
     zipfs = word_zipfs or [0.0]
-    first = [tables.first_names.get(w) for w in folded]
-    last = [tables.surnames.get(w) for w in folded]
+    looked_up = _table_words(folded, language)
+    first = [tables.first_names.get(w) for w in looked_up]
+    last = [tables.surnames.get(w) for w in looked_up]
     unknown = sum(
         1
         for z, f, s in zip(word_zipfs, first, last, strict=True)
@@ -472,8 +489,8 @@ def candidate_features(
     # stem before its ending ("anemia", "stasis" is not one).
     medical = sum(1 for w in folded if len(w) >= 6 and _MEDICAL_ENDING.search(w)) / n_words
     software = sum(1 for w in folded if w in tables.software) / n_words
-    place_values = [tables.places.get(w) for w in folded]
-    whole_place = tables.places.get(" ".join(folded))
+    place_values = [tables.places.get(w) for w in looked_up]
+    whole_place = tables.places.get(" ".join(looked_up))
     letters = [c for c in span if c.isalpha()]
     all_caps = 1.0 if len(letters) > 1 and all(c.isupper() for c in letters) else 0.0
     title = sum(1 for w in words if w[:1].isupper() and (len(w) == 1 or not w[1:].isupper()))
