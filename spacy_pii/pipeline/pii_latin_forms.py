@@ -47,7 +47,7 @@ class PiiLatinFormsSettings(BaseModel):
 
 @Language.factory(
     "pii_latin_forms",
-    assigns=["token.norm"],
+    assigns=["token.norm", "token.prefix", "token.suffix"],
     default_config=DEFAULT_LATIN_FORMS_CONFIG,
 )
 def make_pii_latin_forms(nlp: Language, name: str, scheme: str) -> PiiLatinForms:
