@@ -68,6 +68,7 @@ def test_xx_is_the_union_without_national_id_defaults():
         ("version: '1'\nlanguages:\n  xx: {name: Mixed}\n", "languages"),
         ("version: '1'\nlanguages:\n  de: {name: German, colour: red}\n", "colour"),
         ("version: '1'\nlanguages:\n  de: {name: German, family: ''}\n", "family"),
+        ("version: '1'\nlanguages:\n  sr: {name: Serbian, latin_script: zz}\n", "latin_script"),
     ],
 )
 def test_bad_language_data_is_refused_with_its_location(tmp_path: Path, yaml_text, where):

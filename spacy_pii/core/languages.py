@@ -26,6 +26,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..errors import ConfigError
+from .latin_forms import transliteration_schemes
 
 DEFAULT_LANGUAGES_VERSION = "2026.12"
 MIXED = "xx"
@@ -117,6 +118,13 @@ class LanguageRules(BaseModel):
     @classmethod
     def _clean_words(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         return _no_blank(value)
+
+    @field_validator("latin_script")
+    @classmethod
+    def _known_transliteration(cls, value: str | None) -> str | None:
+        if value is not None and value not in transliteration_schemes():
+            raise ValueError(f"no Latin transliteration for {value!r}")
+        return value
 
     @field_validator("countries")
     @classmethod
