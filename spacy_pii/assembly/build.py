@@ -311,7 +311,7 @@ def language_pipeline(
     """
     from ..core.languages import language_rules
 
-    language_rules(lang)
+    rules = language_rules(lang)
     path = multilingual_pipeline_path() if model is None else Path(model)
     types = [name for name, spec in load_taxonomy().types.items() if spec.default]
     merge_types = [*types, *(t for t in LANGUAGE_EXTRA_TYPES if t not in types)]
@@ -331,8 +331,7 @@ def language_pipeline(
         for key, value in values.items():
             merged[key] = {**merged.get(key, {}), **value} if isinstance(value, dict) else value
     nlp = spacy.load(path, config=overrides, exclude=["tokenizer", *exclude])
-    scheme = language_rules(lang).latin_script
-    if scheme is not None:
-        nlp.add_pipe("pii_latin_forms", first=True, config={"scheme": scheme})
+    if rules.latin_script is not None:
+        nlp.add_pipe("pii_latin_forms", first=True, config={"scheme": rules.latin_script})
     use_numpy_blas(nlp)
     return nlp
