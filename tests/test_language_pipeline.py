@@ -191,6 +191,26 @@ def test_names_in_serbian_cyrillic():
 PROBES = Path(__file__).parent / "data"
 
 
+def _probe_counts(lang: str) -> tuple[int, int, int]:
+    """Names, names found (a PERSON span touches them) and PERSON spans touching no name,
+    on ``tests/data/{lang}_names_probe.jsonl`` through ``spacy_pii.load(lang)``."""
+    nlp = spacy_pii.load(lang)
+    path = PROBES / f"{lang}_names_probe.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    found = invented = total = 0
+    for row, doc in zip(rows, nlp.pipe(row["text"] for row in rows), strict=True):
+        gold, at = [], 0
+        for name in row["names"]:
+            start = row["text"].index(name, at)
+            gold.append((start, start + len(name)))
+            at = start + len(name)
+        spans = [(s.start_char, s.end_char) for s in doc.spans["pii"] if s.label_ == "PERSON"]
+        total += len(gold)
+        found += sum(any(s < e and g < t for s, t in spans) for g, e in gold)
+        invented += sum(not any(s < e and g < t for g, e in gold) for s, t in spans)
+    return total, found, invented
+
+
 @shipped
 @pytest.mark.parametrize(
     ("lang", "names", "min_found", "max_invented"),
@@ -218,20 +238,32 @@ def test_names_in_languages_without_training_text(
     # chat, medical and official records, 5 without a name but with capitalised places,
     # firms and streets; public figures and invented people). No corpus here is in these
     # languages: the names come from what the model learned from its neighbours.
-    nlp = spacy_pii.load(lang)
-    path = PROBES / f"{lang}_names_probe.jsonl"
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    found = invented = total = 0
-    for row, doc in zip(rows, nlp.pipe(row["text"] for row in rows), strict=True):
-        gold, at = [], 0
-        for name in row["names"]:
-            start = row["text"].index(name, at)
-            gold.append((start, start + len(name)))
-            at = start + len(name)
-        spans = [(s.start_char, s.end_char) for s in doc.spans["pii"] if s.label_ == "PERSON"]
-        total += len(gold)
-        found += sum(any(s < e and g < t for s, t in spans) for g, e in gold)
-        invented += sum(not any(s < e and g < t for g, e in gold) for s, t in spans)
+    total, found, invented = _probe_counts(lang)
+    assert total == names
+    assert found >= min_found
+    assert invented <= max_invented
+
+
+@shipped
+@pytest.mark.parametrize(
+    ("lang", "names", "min_found", "max_invented"),
+    [
+        # Measured on 7 December 2026 (15:40 UTC): French 84 of 95 found, 3 invented (Presidio
+        # on fr_core_news_md: 85 and 4); Spanish 75 of 97, 2 invented; Dutch 69 of 100, 5
+        # invented. Most misses are first names alone in chat and letters, and Dutch names
+        # with "van" or "de" that the model scores under 0.2.
+        pytest.param("fr", 95, 78, 6, id="fr"),
+        pytest.param("es", 97, 68, 5, id="es"),
+        pytest.param("nl", 100, 62, 8, id="nl"),
+    ],
+)
+def test_names_in_modern_text_of_languages_trained_on_old_or_clinical_text(
+    lang: str, names: int, min_found: int, max_invented: int
+):
+    # The training text of French and Dutch is historic newspapers (OCR), of Spanish clinical
+    # case reports. These 60 sentences per language are modern prose of the same five kinds
+    # as the probes above, written for this test.
+    total, found, invented = _probe_counts(lang)
     assert total == names
     assert found >= min_found
     assert invented <= max_invented
