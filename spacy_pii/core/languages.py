@@ -26,7 +26,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..errors import ConfigError
-from .latin_forms import transliteration_schemes
+from .latin_forms import checked_scheme
 
 DEFAULT_LANGUAGES_VERSION = "2026.12"
 MIXED = "xx"
@@ -122,9 +122,7 @@ class LanguageRules(BaseModel):
     @field_validator("latin_script")
     @classmethod
     def _known_transliteration(cls, value: str | None) -> str | None:
-        if value is not None and value not in transliteration_schemes():
-            raise ValueError(f"no Latin transliteration for {value!r}")
-        return value
+        return None if value is None else checked_scheme(value)
 
     @field_validator("countries")
     @classmethod

@@ -29,6 +29,18 @@ def transliteration_schemes() -> frozenset[str]:
     return frozenset(cyrtranslit.supported())
 
 
+def checked_scheme(scheme: str) -> str:
+    """``scheme`` itself, if :func:`transliteration_schemes` holds it.
+
+    Raises:
+        ValueError: it does not; the message lists those it holds.
+    """
+    if scheme not in transliteration_schemes():
+        known = ", ".join(sorted(transliteration_schemes()))
+        raise ValueError(f"no Latin transliteration for {scheme!r} (known: {known})")
+    return scheme
+
+
 def latin_form(word: str, scheme: str) -> str | None:
     """``word`` in Latin letters by ``scheme`` (a language code), or None when it has no
     Cyrillic letter. Characters outside the scheme's alphabet are kept as they are.
@@ -36,8 +48,7 @@ def latin_form(word: str, scheme: str) -> str | None:
     Raises:
         ValueError: ``scheme`` is not a code of :func:`transliteration_schemes`.
     """
-    if scheme not in transliteration_schemes():
-        raise ValueError(f"no Latin transliteration for {scheme!r}")
+    checked_scheme(scheme)
     if not _CYRILLIC.search(word):
         return None
     import cyrtranslit

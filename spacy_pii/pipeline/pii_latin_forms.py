@@ -24,7 +24,7 @@ from spacy.attrs import NORM, PREFIX, SUFFIX
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from ..core.latin_forms import latin_form, transliteration_schemes
+from ..core.latin_forms import checked_scheme, latin_form
 from ..errors import validated_settings
 
 DEFAULT_LATIN_FORMS_CONFIG: dict[str, Any] = {"scheme": "sr"}
@@ -40,9 +40,7 @@ class PiiLatinFormsSettings(BaseModel):
     @field_validator("scheme")
     @classmethod
     def _known_scheme(cls, value: str) -> str:
-        if value not in transliteration_schemes():
-            raise ValueError(f"scheme must be one of {sorted(transliteration_schemes())}")
-        return value
+        return checked_scheme(value)
 
 
 @Language.factory(
