@@ -1,5 +1,5 @@
-"""The written notes and judgments (``corpus/written/``): exact names, and what the shipped
-default does with the clinical words that notes write like names."""
+"""The written notes, judgments and social posts (``corpus/written/``): exact names, and what
+the shipped default does with the clinical words that notes write like names."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import spacy_pii
 
 WRITTEN_DIR = Path(__file__).resolve().parents[1] / "corpus" / "written"
 # The counts that corpus/written/SOURCES.md states.
-EXPECTED = {"clinical_notes": (36, 117), "legal": (30, 248)}
+EXPECTED = {"clinical_notes": (36, 117), "legal": (30, 248), "social": (60, 128)}
 # Dressings the notes name, in the product list the span ranker reads as evidence.
 DRESSINGS = {"mepilex", "tegaderm", "duoderm", "xeroform", "kerlix"}
 

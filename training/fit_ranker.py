@@ -24,10 +24,10 @@ receives the pipeline with ``pii_span_ranker`` before ``pii_merge`` and the thre
 ``[components.pii_merge.thresholds]``.
 
 The held-out part of the name-free clinical notes (``corpus/external/
-clinical_name_free.jsonl``) and of the web precision set, and the written notes and judgments
-(``corpus/written/``), are scored last, by the shipped ranker and thresholds: no fold fits or
-chooses on them, so their figures are measured on text nothing was tuned on. (The web set's
-``tune`` part is not fitted on either: fitting on it raised the social sets' leak,
+clinical_name_free.jsonl``) and of the web precision set, and the written notes, judgments and
+social posts (``corpus/written/``), are scored last, by the shipped ranker and thresholds: no
+fold fits or chooses on them, so their figures are measured on text nothing was tuned on. (The
+web set's ``tune`` part is not fitted on either: fitting on it raised the social sets' leak,
 ``configs/README.md``.)
 """
 

@@ -28,10 +28,10 @@ PRECISION_SETS = ("clinical", "legal", "developer", "web")
 # Real clinical notes without names (``spacy_pii.generator.name_free``), held-out part: scored
 # only, by the shipped ranker and thresholds. Nothing is fitted or chosen on it.
 NAME_FREE_SETS = ("clinical_notes",)
-# Notes and judgments written for this project by a writer who saw none of its code, tables
-# or sets (``corpus/written/SOURCES.md``): scored only, never fitted or chosen on.
+# Notes, judgments and social posts written for this project by writers who saw none of its
+# code, tables or sets (``corpus/written/SOURCES.md``): scored only, never fitted or chosen on.
 WRITTEN_DIR = ROOT / "corpus" / "written"
-WRITTEN_SETS = ("clinical_notes", "legal")
+WRITTEN_SETS = ("clinical_notes", "legal", "social")
 PLACE_LABELS = frozenset(
     {"location", "LOC", "place", "PROP_GPE", "PROP_LOC", "PROP_FAC", "GPE", "FAC"}
 )
