@@ -143,6 +143,15 @@ def test_every_candidate_gets_one_value_per_feature_name():
     assert rows[1][FEATURE_NAMES.index("label_org")] == 1.0
 
 
+def test_a_score_is_read_to_four_decimals_so_float_noise_between_machines_is_not_an_input():
+    # The same pipeline on another CPU scored the same spans in the eighth decimal apart.
+    here = _features("I saw Mary there", "Mary", score=0.6123456789)
+    elsewhere = _features("I saw Mary there", "Mary", score=0.6123456701)
+    assert here == elsewhere
+    assert here["score"] == pytest.approx(0.6123)
+    assert _features("I saw Mary there", "Mary", score=0.61236)["score"] != here["score"]
+
+
 def test_a_span_without_letters_has_features_too():
     row = _features("build 1234 done", "1234")
     assert row["has_digit"] == 1.0 and row["zipf_max"] == 0.0 and row["first_name_share"] == 0

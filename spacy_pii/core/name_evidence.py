@@ -108,6 +108,11 @@ _CODE_AFTER = re.compile(r"[(=_]|\.[a-z_]")
 # Languages whose words wordfreq files under another code: Croatian and Serbian (Latin
 # script) under Serbo-Croatian, asked for directly so that it does not warn on every run.
 _WORDFREQ_NEAREST = {"hr": "sh", "sr": "sh", "bs": "sh"}
+# A detector's score is read to four decimals. The same model on another machine gave scores
+# that differ in the eighth decimal, and the ranker's trees fitted on them moved the same
+# candidates' probabilities by up to 0.12 (configs/README.md, "Scores read to four decimals
+# and five bagged tree ensembles"); rounded, the fit is the same on both.
+SCORE_DECIMALS = 4
 
 FEATURE_NAMES: tuple[str, ...] = (
     "bias",
@@ -503,7 +508,7 @@ def candidate_features(
     lower_share = lower / n_words
     mixed = 0.0 if one_case else 1.0
     zipf_max = max(zipfs)
-    score = 0.0 if candidate.score is None else float(candidate.score)
+    score = 0.0 if candidate.score is None else round(float(candidate.score), SCORE_DECIMALS)
     before = _word_before(text, candidate.start)
     after = text[candidate.end : candidate.end + 2]
     return [
