@@ -99,3 +99,56 @@ def test_a_fit_with_boosting_blends_trees_and_regression_and_round_trips():
         boosted.probabilities(["PERSON"] * len(rows), rows), abs=1e-12
     )
     assert boosted.provenance["boosting"]["trees"] == 20
+
+
+def test_bagged_trees_are_one_ensemble_whose_logit_is_the_mean_of_the_bags():
+    import numpy
+
+    from spacy_pii.evaluation.ranker_fit import Boosting, _averaged, _fit_trees
+
+    rows = _rows(4)
+    features = [row.features for row in rows]
+    y = [1 if row.correct else 0 for row in rows]
+    x = numpy.asarray(features)
+    bags = [
+        _fit_trees(
+            features,
+            y,
+            [1.0 + i % (k + 2) for i in range(len(y))],
+            Boosting(trees=10, min_samples_leaf=10, bags=1),
+        )
+        for k in range(3)
+    ]
+    merged = _averaged(bags)
+    assert len(merged.roots) == sum(len(b.roots) for b in bags)
+    mean = numpy.mean([b.logits(x) for b in bags], axis=0)
+    assert numpy.allclose(merged.logits(x), mean, atol=1e-9)
+    assert not numpy.allclose(bags[0].logits(x), bags[1].logits(x))
+    settings = Boosting(trees=10, min_samples_leaf=10, bags=4)
+    assert len(_fit_trees(features, y, [1.0] * len(y), settings).roots) == 4 * 10
+
+
+def test_bagging_damps_what_a_change_in_the_sixth_decimal_does_to_the_trees():
+    import numpy
+
+    from spacy_pii.evaluation.ranker_fit import Boosting, _fit_trees
+
+    # Four noisy inputs; weighted, the trees' bins sit on the rows' own values, so a change far
+    # below any input's precision moves which side of a split a row falls on.
+    rng = numpy.random.default_rng(1)
+    y = rng.integers(0, 2, 600)
+    x = numpy.zeros((len(y), len(FEATURE_NAMES)))
+    x[:, :4] = numpy.round(rng.normal(0, 1, (len(y), 4)) + y[:, None] * [0.8, 0.5, 0.3, 0], 3)
+    shaken = x.copy()
+    shaken[:, :4] += rng.uniform(-1e-6, 1e-6, (len(y), 4))
+
+    def spread(bags: int) -> float:
+        settings = Boosting(trees=20, min_samples_leaf=10, bags=bags)
+        weights = [1.0] * len(y)
+        a = _fit_trees(x.tolist(), y.tolist(), weights, settings)
+        b = _fit_trees(shaken.tolist(), y.tolist(), weights, settings)
+        return float(numpy.abs(a.logits(x) - b.logits(x)).mean())
+
+    one = spread(1)
+    assert one > 0.05  # the fragility the bags are for
+    assert spread(5) < 0.8 * one

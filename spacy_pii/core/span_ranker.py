@@ -55,33 +55,33 @@ class BoostedTrees:
 
     @cached_property
     def _arrays(self) -> tuple[numpy.ndarray, ...]:
-        # A leaf points at itself, so that a walk stays on it; its input is read as column 0.
-        index = numpy.arange(len(self.feature))
         leaf = numpy.asarray(self.feature) < 0
         return (
             numpy.asarray(self.roots),
-            numpy.where(leaf, 0, self.feature),
-            numpy.where(leaf, numpy.inf, self.threshold),
-            numpy.where(leaf, index, self.left),
-            numpy.where(leaf, index, self.right),
+            numpy.asarray(self.feature),
+            numpy.asarray(self.threshold),
+            numpy.asarray(self.left),
+            numpy.asarray(self.right),
             numpy.asarray(self.value),
-            numpy.flatnonzero(~leaf),
+            leaf,
         )
 
     def logits(self, matrix: numpy.ndarray) -> numpy.ndarray:
         """The logit of each row of ``matrix`` (rows × features)."""
-        roots, feature, threshold, left, right, value, inner = self._arrays
-        rows = numpy.arange(matrix.shape[0])[:, None]
-        nodes = numpy.broadcast_to(roots, (matrix.shape[0], len(roots)))
-        # Every row walks every tree at once, one level per step; children come after their
-        # parent, so a walk ends within as many steps as there are inner nodes.
-        for _ in range(len(inner) + 1):
-            goes_left = matrix[rows, feature[nodes]] <= threshold[nodes]
-            moved = numpy.where(goes_left, left[nodes], right[nodes])
-            if numpy.array_equal(moved, nodes):
-                break
-            nodes = moved
-        return self.baseline + value[nodes].sum(axis=1)
+        roots, feature, threshold, left, right, value, leaf = self._arrays
+        n_rows, n_trees = matrix.shape[0], len(roots)
+        # One walk per row and tree, all at once; a walk leaves the set at its leaf, so a step
+        # costs the walks still going, not every walk (most trees end in a few steps, a few
+        # go deep). Children come after their parent, so every walk ends.
+        row_of = numpy.repeat(numpy.arange(n_rows), n_trees)
+        nodes = numpy.tile(roots, n_rows)
+        walking = numpy.flatnonzero(~leaf[nodes])
+        while walking.size:
+            at = nodes[walking]
+            goes_left = matrix[row_of[walking], feature[at]] <= threshold[at]
+            nodes[walking] = numpy.where(goes_left, left[at], right[at])
+            walking = walking[~leaf[nodes[walking]]]
+        return self.baseline + value[nodes].reshape(n_rows, n_trees).sum(axis=1)
 
     def to_dict(self) -> dict[str, Any]:
         return {
