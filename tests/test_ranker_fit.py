@@ -103,29 +103,25 @@ def test_a_fit_with_boosting_blends_trees_and_regression_and_round_trips():
 
 def test_bagged_trees_are_one_ensemble_whose_logit_is_the_mean_of_the_bags():
     import numpy
+    from sklearn.ensemble import HistGradientBoostingClassifier
 
-    from spacy_pii.evaluation.ranker_fit import Boosting, _averaged, _fit_trees
+    from spacy_pii.evaluation.ranker_fit import Boosting, _fit_trees, trees_of
 
     rows = _rows(4)
-    features = [row.features for row in rows]
-    y = [1 if row.correct else 0 for row in rows]
-    x = numpy.asarray(features)
-    bags = [
-        _fit_trees(
-            features,
-            y,
-            [1.0 + i % (k + 2) for i in range(len(y))],
-            Boosting(trees=10, min_samples_leaf=10, bags=1),
-        )
-        for k in range(3)
-    ]
-    merged = _averaged(bags)
-    assert len(merged.roots) == sum(len(b.roots) for b in bags)
-    mean = numpy.mean([b.logits(x) for b in bags], axis=0)
+    x = numpy.asarray([row.features for row in rows])
+    y = numpy.asarray([row.correct for row in rows])
+    models = []
+    for k in range(3):
+        model = HistGradientBoostingClassifier(max_iter=10, min_samples_leaf=10, random_state=0)
+        models.append(model.fit(x, y, sample_weight=[1.0 + i % (k + 2) for i in range(len(y))]))
+    merged = trees_of(*models)
+    assert len(merged.roots) == sum(m.n_iter_ for m in models)
+    mean = numpy.mean([trees_of(m).logits(x) for m in models], axis=0)
     assert numpy.allclose(merged.logits(x), mean, atol=1e-9)
-    assert not numpy.allclose(bags[0].logits(x), bags[1].logits(x))
+    assert not numpy.allclose(trees_of(models[0]).logits(x), trees_of(models[1]).logits(x))
     settings = Boosting(trees=10, min_samples_leaf=10, bags=4)
-    assert len(_fit_trees(features, y, [1.0] * len(y), settings).roots) == 4 * 10
+    features = [row.features for row in rows]
+    assert len(_fit_trees(features, y.tolist(), [1.0] * len(y), settings).roots) == 4 * 10
 
 
 def test_bagging_damps_what_a_change_in_the_sixth_decimal_does_to_the_trees():

@@ -144,52 +144,23 @@ def _fit_trees(
             random_state=bag,
         )
         model.fit(features, y, sample_weight=bag_weights)
-        fitted.append(trees_of(model))
-    return _averaged(fitted)
+        fitted.append(model)
+    return trees_of(*fitted)
 
 
-def _averaged(ensembles: Sequence[BoostedTrees]) -> BoostedTrees:
-    """One ensemble whose logit is the mean of the ensembles' logits: every tree kept, its
-    leaves divided by their number."""
-    if len(ensembles) == 1:
-        return ensembles[0]
-    share = 1.0 / len(ensembles)
+def trees_of(*models: Any) -> BoostedTrees:
+    """Fitted binary ``HistGradientBoostingClassifier`` models as plain arrays (their
+    predictors' node tables, which scikit-learn keeps private: ``tests/test_ranker_fit.py``
+    checks that the arrays give its probabilities). Several models become one ensemble whose
+    logit is the mean of theirs: every tree kept, its leaves divided by their number."""
+    share = 1.0 / len(models)
     roots: list[int] = []
     feature: list[int] = []
     left: list[int] = []
     right: list[int] = []
     threshold: list[float] = []
     value: list[float] = []
-    for trees in ensembles:
-        offset = len(feature)
-        roots.extend(r + offset for r in trees.roots)
-        feature.extend(trees.feature)
-        threshold.extend(trees.threshold)
-        left.extend(-1 if i < 0 else i + offset for i in trees.left)
-        right.extend(-1 if i < 0 else i + offset for i in trees.right)
-        value.extend(v * share for v in trees.value)
-    return BoostedTrees(
-        baseline=sum(t.baseline for t in ensembles) * share,
-        roots=tuple(roots),
-        feature=tuple(feature),
-        threshold=tuple(threshold),
-        left=tuple(left),
-        right=tuple(right),
-        value=tuple(value),
-    )
-
-
-def trees_of(model: Any) -> BoostedTrees:
-    """A fitted binary ``HistGradientBoostingClassifier`` as plain arrays (its predictors'
-    node tables, which scikit-learn keeps private: ``tests/test_ranker_fit.py`` checks that
-    the arrays give its probabilities)."""
-    roots: list[int] = []
-    feature: list[int] = []
-    left: list[int] = []
-    right: list[int] = []
-    threshold: list[float] = []
-    value: list[float] = []
-    for (predictor,) in model._predictors:
+    for (predictor,) in (p for model in models for p in model._predictors):
         offset = len(feature)
         roots.append(offset)
         for node in predictor.nodes:
@@ -198,9 +169,9 @@ def trees_of(model: Any) -> BoostedTrees:
             threshold.append(0.0 if leaf else float(node["num_threshold"]))
             left.append(-1 if leaf else offset + int(node["left"]))
             right.append(-1 if leaf else offset + int(node["right"]))
-            value.append(float(node["value"]) if leaf else 0.0)
+            value.append(float(node["value"]) * share if leaf else 0.0)
     return BoostedTrees(
-        baseline=float(model._baseline_prediction.ravel()[0]),
+        baseline=sum(float(m._baseline_prediction.ravel()[0]) for m in models) * share,
         roots=tuple(roots),
         feature=tuple(feature),
         threshold=tuple(threshold),
