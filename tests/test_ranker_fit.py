@@ -148,3 +148,10 @@ def test_bagging_damps_what_a_change_in_the_sixth_decimal_does_to_the_trees():
     one = spread(1)
     assert one > 0.05  # the fragility the bags are for
     assert spread(5) < 0.8 * one
+
+
+def test_a_bag_count_under_one_is_refused():
+    from spacy_pii.evaluation.ranker_fit import Boosting
+
+    with pytest.raises(ValueError, match="at least one ensemble"):
+        Boosting(bags=0)
